@@ -9,7 +9,7 @@
 //!    stdin, 20 s limit each) and check each answer with the independent
 //!    simulator `tools/src/harness/sim.rs`.
 
-#[allow(dead_code)]
+// sim.rs carries its own `#![allow(dead_code)]` (only `replay` is used here).
 #[path = "../tools/src/harness/sim.rs"]
 mod sim;
 

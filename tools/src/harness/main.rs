@@ -1,1 +1,461 @@
-fn main() {}
+//! Timing harness: runs solvers over level sets, verifies every answer with
+//! an independent simulator, and reports summaries, CSV, cactus plots and
+//! run-to-run comparisons. See `--help`.
+
+mod collection;
+mod plot;
+mod report;
+mod run;
+mod sim;
+
+use report::Row;
+use run::{Status, Task};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+const USAGE: &str = "\
+usage:
+  harness SET... [--solver CMD]... [--label NAME]... [--time-limit S] [--jobs N]
+                 [--filter SUBSTR] [--limit N] [--csv FILE] [--plot FILE.svg]
+                 [--plot-scale log|linear] [--title TEXT] [--markdown FILE]
+  harness --compare A.csv B.csv [--plot FILE.svg] [--plot-scale log|linear]
+                 [--time-limit S] [--title TEXT]
+  harness splice DOC.md SNIPPET.md
+  harness --help
+
+Runs each solver on every map of every SET, one process per map, map on
+stdin, killed (with its whole process group) at the time limit. Answers are
+replayed by the harness's own simulator.
+
+  SET               a folder of one-map files (*.txt, *.xsb, *.sok, sorted by
+                    name, README* ignored) or a collection file (.xsb, .sok,
+                    .txt with ';'/Title: lines or blank-line separated levels,
+                    .slc XML). Set name = folder name / file stem.
+  --solver CMD      shell command (run with sh -c, a simple command is exec'd);
+                    repeat to compare solvers, which then alternate map by
+                    map. Default: the sokoban binary next to this harness
+                    (the project's release build).
+  --label NAME      display name of the i-th solver (default: the command)
+  --time-limit S    wall-clock limit per map in seconds (default 11); the
+                    solver is not told, put e.g. '--time-limit 10' into CMD
+  --jobs N          maps run in parallel (default 1; >1 makes times noisier)
+  --filter SUBSTR   only maps whose 'set/map' name contains SUBSTR
+  --limit N         only the first N maps of each set (after --filter)
+  --csv FILE        write all rows: set,map,solver,status,wall_s,peak_kb,moves,pushes
+  --plot FILE.svg   write a cactus plot (maps solved vs time limit)
+  --plot-scale X    x axis of the plot: log (default) or linear
+  --title TEXT      plot title
+  --markdown FILE   write the summary table as markdown
+  --compare A B     compare two CSV files: maps gained/lost, time ratios
+  splice DOC SNIP   replace the text between <!-- bench:begin --> and
+                    <!-- bench:end --> in DOC with the contents of SNIP
+
+Statuses: solved, wrong (illegal moves or boxes left off goals), unsolved
+(exit 1, or exit 0 without an answer), timeout, crash (signal), bad-exit.
+Progress goes to stderr, the summary to stdout. Exit status: 0 if all runs
+behaved, 1 if any answer was wrong or a solver crashed / exited oddly,
+2 on usage or input errors, 130 if interrupted (partial results are kept).";
+
+#[derive(Debug, Default)]
+struct Options {
+    sets: Vec<PathBuf>,
+    solvers: Vec<String>,
+    labels: Vec<String>,
+    time_limit: Option<f64>,
+    jobs: usize,
+    filter: Option<String>,
+    limit: Option<usize>,
+    csv: Option<PathBuf>,
+    plot: Option<PathBuf>,
+    plot_scale: Option<plot::Scale>,
+    title: Option<String>,
+    markdown: Option<PathBuf>,
+    compare: Option<(PathBuf, PathBuf)>,
+}
+
+const DEFAULT_TIME_LIMIT: f64 = 11.0;
+
+fn parse_args(args: &[String]) -> Result<Options, String> {
+    let mut o = Options { jobs: 1, ..Options::default() };
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        if !arg.starts_with("--") || arg == "--" {
+            o.sets.push(PathBuf::from(arg));
+            continue;
+        }
+        // Accept both `--opt value` and `--opt=value`.
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (arg.as_str(), None),
+        };
+        let mut value = |what: &str| -> Result<String, String> {
+            if let Some(v) = inline.clone() {
+                return Ok(v);
+            }
+            let v = args.get(i).cloned().ok_or_else(|| format!("{} needs {}", name, what))?;
+            i += 1;
+            Ok(v)
+        };
+        match name {
+            "--solver" => o.solvers.push(value("a command")?),
+            "--label" => o.labels.push(value("a name")?),
+            "--time-limit" => {
+                let v = value("seconds")?;
+                let s: f64 = v.parse().map_err(|_| format!("bad --time-limit {:?}", v))?;
+                if !(s > 0.0 && s.is_finite()) {
+                    return Err(format!("bad --time-limit {:?}", v));
+                }
+                o.time_limit = Some(s);
+            }
+            "--jobs" => {
+                let v = value("a number")?;
+                o.jobs = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| format!("bad --jobs {:?}", v))?;
+            }
+            "--filter" => o.filter = Some(value("a substring")?),
+            "--limit" => {
+                let v = value("a number")?;
+                o.limit = Some(v.parse().map_err(|_| format!("bad --limit {:?}", v))?);
+            }
+            "--csv" => o.csv = Some(value("a file")?.into()),
+            "--plot" => o.plot = Some(value("a file")?.into()),
+            "--plot-scale" => {
+                o.plot_scale = Some(match value("log or linear")?.as_str() {
+                    "log" => plot::Scale::Log,
+                    "linear" | "lin" => plot::Scale::Linear,
+                    other => return Err(format!("bad --plot-scale {:?} (log or linear)", other)),
+                })
+            }
+            "--title" => o.title = Some(value("a title")?),
+            "--markdown" => o.markdown = Some(value("a file")?.into()),
+            "--compare" => {
+                let a = value("two CSV files")?;
+                let b = args.get(i).cloned().ok_or("--compare needs two CSV files")?;
+                i += 1;
+                o.compare = Some((a.into(), b.into()));
+            }
+            _ => return Err(format!("unknown option {}", arg)),
+        }
+    }
+    if o.compare.is_some() {
+        if !o.sets.is_empty() || !o.solvers.is_empty() || o.csv.is_some() || o.markdown.is_some() {
+            return Err("--compare takes two CSV files and only --plot/--plot-scale/--time-limit/--title".into());
+        }
+    } else if o.sets.is_empty() {
+        return Err("no SET given".into());
+    }
+    if o.labels.len() > o.solvers.len().max(1) {
+        return Err("more --label than --solver options".into());
+    }
+    Ok(o)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") || args.is_empty() {
+        println!("{}", USAGE);
+        return if args.is_empty() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+    }
+    let result = if args[0] == "splice" {
+        splice_command(&args[1..])
+    } else {
+        match parse_args(&args) {
+            Ok(o) if o.compare.is_some() => compare_command(&o),
+            Ok(o) => run_command(&o),
+            Err(e) => Err(format!("{}\n(see --help)", e)),
+        }
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("harness: {}", e);
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn write_file(path: &Path, contents: &str) -> Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
+    }
+    std::fs::write(path, contents).map_err(|e| format!("{}: {}", path.display(), e))
+}
+
+fn splice_command(args: &[String]) -> Result<u8, String> {
+    let [doc, snippet] = args else {
+        return Err("usage: harness splice DOC.md SNIPPET.md".into());
+    };
+    let text = std::fs::read_to_string(doc).map_err(|e| format!("{}: {}", doc, e))?;
+    let snip = std::fs::read_to_string(snippet).map_err(|e| format!("{}: {}", snippet, e))?;
+    let out = report::splice(&text, &snip).map_err(|e| format!("{}: {}", doc, e))?;
+    write_file(Path::new(doc), &out)?;
+    Ok(0)
+}
+
+/// The project's solver is built next to the harness (same target dir), so
+/// this works from any cwd and with CARGO_TARGET_DIR.
+fn default_solver() -> Result<String, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot locate harness binary: {}", e))?;
+    let solver = exe.with_file_name("sokoban");
+    if !solver.is_file() {
+        return Err(format!("{} not found; run cargo build --release or pass --solver", solver.display()));
+    }
+    // Quoted for sh -c in case the path has spaces.
+    Ok(format!("'{}'", solver.display().to_string().replace('\'', "'\\''")))
+}
+
+/// Unique display names: explicit labels first, else the command itself.
+fn solver_labels(commands: &[String], labels: &[String], default_used: bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, cmd) in commands.iter().enumerate() {
+        let base = labels.get(i).cloned().unwrap_or_else(|| if default_used { "sokoban".to_string() } else { cmd.clone() });
+        let mut label = base.clone();
+        let mut n = 2;
+        while out.contains(&label) {
+            label = format!("{}#{}", base, n);
+            n += 1;
+        }
+        out.push(label);
+    }
+    out
+}
+
+fn run_command(o: &Options) -> Result<u8, String> {
+    let limit = o.time_limit.unwrap_or(DEFAULT_TIME_LIMIT);
+    let mut sets = Vec::new();
+    for path in &o.sets {
+        let mut set = collection::load(path)?;
+        if sets.iter().any(|s: &collection::LevelSet| s.name == set.name) {
+            return Err(format!("two sets are named {:?}; rename one", set.name));
+        }
+        if let Some(f) = &o.filter {
+            set.levels.retain(|l| format!("{}/{}", set.name, l.name).contains(f.as_str()));
+        }
+        if let Some(n) = o.limit {
+            set.levels.truncate(n);
+        }
+        sets.push(set);
+    }
+    let maps: usize = sets.iter().map(|s| s.levels.len()).sum();
+    if maps == 0 {
+        return Err("no maps left after --filter/--limit".into());
+    }
+    let default_used = o.solvers.is_empty();
+    let commands = if default_used { vec![default_solver()?] } else { o.solvers.clone() };
+    let labels = solver_labels(&commands, &o.labels, default_used);
+
+    // Solvers alternate map by map, so machine noise (thermal throttling, a
+    // backup job) hits every solver alike rather than one whole run.
+    let mut tasks = Vec::new();
+    for (si, set) in sets.iter().enumerate() {
+        for li in 0..set.levels.len() {
+            for solver in 0..commands.len() {
+                tasks.push(Task { solver, set: si, level: li });
+            }
+        }
+    }
+    let total = tasks.len();
+    let names: Vec<String> = sets.iter().map(|s| s.name.clone()).collect();
+    eprintln!(
+        "harness: {} maps in {} set(s) [{}], {} solver(s), limit {} s, {} job(s)",
+        maps,
+        sets.len(),
+        names.join(", "),
+        commands.len(),
+        limit,
+        o.jobs
+    );
+    run::install_sigint_handler();
+
+    let mut rows: Vec<Option<Row>> = vec![None; total];
+    let mut failures: Vec<String> = Vec::new();
+    let mut done = 0;
+    let command = |t: &Task| (commands[t.solver].clone(), sets[t.set].levels[t.level].map.clone());
+    let outcome = run::run_tasks(&tasks, o.jobs, Duration::from_secs_f64(limit), &command, |i, t, out| {
+        done += 1;
+        let set = &sets[t.set];
+        let level = &set.levels[t.level];
+        let who = if commands.len() > 1 { format!("  [{}]", labels[t.solver]) } else { String::new() };
+        let what = match out.status {
+            Status::Solved => format!("solved {:.2}s {} moves", out.wall_s, out.moves.unwrap_or(0)),
+            // Loud: a wrong answer would fail on the judge.
+            Status::Wrong => format!("WRONG {:.2}s: {}", out.wall_s, out.detail),
+            Status::Crash | Status::BadExit => format!("{} {:.2}s: {}", out.status.as_str().to_uppercase(), out.wall_s, out.detail),
+            st => format!("{} {:.2}s", st.as_str(), out.wall_s),
+        };
+        eprintln!("[{}/{}] {}/{} {}{}", done, total, set.name, level.name, what, who);
+        if out.status.is_failure() {
+            failures.push(format!("{} {}/{}{}: {}", out.status.as_str().to_uppercase(), set.name, level.name, who, out.detail));
+        }
+        rows[i] = Some(Row {
+            set: set.name.clone(),
+            map: level.name.clone(),
+            solver: labels[t.solver].clone(),
+            status: out.status,
+            wall_s: out.wall_s,
+            peak_kb: out.peak_kb,
+            moves: out.moves,
+            pushes: out.pushes,
+        });
+    });
+    let interrupted = match outcome {
+        Ok(()) => false,
+        Err(run::RunError::Interrupted) => true,
+        Err(run::RunError::Harness(e)) => return Err(e),
+    };
+    let rows: Vec<Row> = rows.into_iter().flatten().collect();
+    if interrupted {
+        eprintln!("harness: interrupted; reporting the {} of {} runs that finished", rows.len(), total);
+    }
+
+    let summaries = report::summarize(&rows);
+    print!("\n{}", report::format_summary(&summaries));
+    if commands.len() > 1 {
+        let base: Vec<Row> = rows.iter().filter(|r| r.solver == labels[0]).cloned().collect();
+        for label in &labels[1..] {
+            let other: Vec<Row> = rows.iter().filter(|r| &r.solver == label).cloned().collect();
+            let c = report::compare(&base, &other);
+            print!("\n{}", report::format_comparison(&c, &base, &other, &labels[0], label));
+        }
+    }
+    if !failures.is_empty() {
+        // Repeated at the very end, on both streams, so it cannot scroll by unseen.
+        let mut msg = format!("\n!!! {} run(s) misbehaved (wrong answer / crash / bad exit):\n", failures.len());
+        for f in &failures {
+            msg.push_str(&format!("!!!   {}\n", f));
+        }
+        print!("{}", msg);
+        eprint!("{}", msg);
+    }
+
+    if let Some(path) = &o.csv {
+        write_file(path, &report::to_csv(&rows))?;
+        eprintln!("harness: wrote {}", path.display());
+    }
+    if let Some(path) = &o.markdown {
+        let md = format!(
+            "{}\nTime limit {} s per map, {} job(s) in parallel; times are wall-clock seconds of solved maps, peak = max RSS.\n",
+            report::markdown(&summaries),
+            limit,
+            o.jobs
+        );
+        write_file(path, &md)?;
+        eprintln!("harness: wrote {}", path.display());
+    }
+    if let Some(path) = &o.plot {
+        let series: Vec<plot::Series> = labels
+            .iter()
+            .map(|l| plot::Series {
+                label: l.clone(),
+                solved_times: rows.iter().filter(|r| &r.solver == l && r.status == Status::Solved).map(|r| r.wall_s).collect(),
+            })
+            .collect();
+        let title = o
+            .title
+            .clone()
+            .unwrap_or_else(|| format!("{} ({} maps, limit {} s)", names.join(", "), maps, limit));
+        let svg = plot::cactus_svg(&series, maps, limit, o.plot_scale.unwrap_or(plot::Scale::Log), &title);
+        write_file(path, &svg)?;
+        eprintln!("harness: wrote {}", path.display());
+    }
+    Ok(if interrupted {
+        130
+    } else if failures.is_empty() {
+        0
+    } else {
+        1
+    })
+}
+
+fn load_csv(path: &Path) -> Result<(Vec<Row>, String), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {}", path.display(), e))?;
+    let rows = report::parse_csv(&text).map_err(|e| format!("{}: {}", path.display(), e))?;
+    let mut solvers: Vec<&str> = rows.iter().map(|r| r.solver.as_str()).collect();
+    solvers.sort();
+    solvers.dedup();
+    if solvers.len() > 1 {
+        return Err(format!(
+            "{} holds several solvers ({}); compare files with one solver each",
+            path.display(),
+            solvers.join(", ")
+        ));
+    }
+    let label = format!("{} ({})", path.display(), solvers.first().copied().unwrap_or("empty"));
+    Ok((rows, label))
+}
+
+fn compare_command(o: &Options) -> Result<u8, String> {
+    let (a_path, b_path) = o.compare.as_ref().expect("compare mode");
+    let (a, label_a) = load_csv(a_path)?;
+    let (b, label_b) = load_csv(b_path)?;
+    let c = report::compare(&a, &b);
+    print!("{}", report::format_comparison(&c, &a, &b, &label_a, &label_b));
+    if let Some(path) = &o.plot {
+        // The runs' limit is not stored; the slowest row (a timeout) is a
+        // good stand-in when --time-limit is not given.
+        let limit = o
+            .time_limit
+            .unwrap_or_else(|| a.iter().chain(&b).map(|r| r.wall_s).fold(0.001, f64::max));
+        let mut keys: Vec<String> = a.iter().chain(&b).map(|r| format!("{}/{}", r.set, r.map)).collect();
+        keys.sort();
+        keys.dedup();
+        let series = [(label_a, &a), (label_b, &b)]
+            .into_iter()
+            .map(|(label, rows)| plot::Series {
+                label,
+                solved_times: rows.iter().filter(|r| r.status == Status::Solved).map(|r| r.wall_s).collect(),
+            })
+            .collect::<Vec<_>>();
+        let title = o.title.clone().unwrap_or_else(|| "Cactus plot: comparison".to_string());
+        let svg = plot::cactus_svg(&series, keys.len(), limit, o.plot_scale.unwrap_or(plot::Scale::Log), &title);
+        write_file(path, &svg)?;
+        eprintln!("harness: wrote {}", path.display());
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &[&str]) -> Vec<String> {
+        s.iter().map(|a| a.to_string()).collect()
+    }
+
+    #[test]
+    fn parses_run_options_in_both_forms() {
+        let o = parse_args(&args(&[
+            "samples/kth100", "--solver", "a b", "--solver=c", "--time-limit=2.5", "--jobs", "3", "--limit", "5",
+            "--filter", "test01", "--csv", "out.csv", "--plot", "p.svg", "--plot-scale", "linear", "x.xsb",
+        ]))
+        .unwrap();
+        assert_eq!(o.sets, [PathBuf::from("samples/kth100"), PathBuf::from("x.xsb")]);
+        assert_eq!(o.solvers, ["a b", "c"]);
+        assert_eq!((o.time_limit, o.jobs, o.limit), (Some(2.5), 3, Some(5)));
+        assert_eq!(o.filter.as_deref(), Some("test01"));
+        assert_eq!(o.plot_scale, Some(plot::Scale::Linear));
+    }
+
+    #[test]
+    fn rejects_bad_arguments() {
+        assert!(parse_args(&args(&[])).is_err());
+        assert!(parse_args(&args(&["s", "--jobs", "0"])).is_err());
+        assert!(parse_args(&args(&["s", "--time-limit", "-1"])).is_err());
+        assert!(parse_args(&args(&["s", "--bogus"])).is_err());
+        assert!(parse_args(&args(&["s", "--solver"])).is_err());
+        assert!(parse_args(&args(&["--compare", "a.csv"])).is_err());
+        assert!(parse_args(&args(&["--compare", "a.csv", "b.csv", "set"])).is_err());
+        let o = parse_args(&args(&["--compare", "a.csv", "b.csv", "--plot", "p.svg"])).unwrap();
+        assert_eq!(o.compare, Some((PathBuf::from("a.csv"), PathBuf::from("b.csv"))));
+    }
+
+    #[test]
+    fn labels_are_unique() {
+        let cmds = args(&["./s", "./s", "./t"]);
+        assert_eq!(solver_labels(&cmds, &[], false), ["./s", "./s#2", "./t"]);
+        assert_eq!(solver_labels(&cmds, &args(&["new", "old"]), false), ["new", "old", "./t"]);
+        assert_eq!(solver_labels(&args(&["'/x/sokoban'"]), &[], true), ["sokoban"]);
+    }
+}

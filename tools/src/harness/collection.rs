@@ -30,9 +30,9 @@ pub struct LevelSet {
 const MAP_EXTENSIONS: [&str; 3] = ["txt", "xsb", "sok"];
 
 pub fn load(path: &Path) -> Result<LevelSet, String> {
-    let name = path
-        .file_stem()
-        .or_else(|| path.file_name())
+    // A folder keeps its whole name (`sets.v2`), a file loses its extension.
+    let base = if path.is_dir() { path.file_name() } else { path.file_stem() };
+    let name = base
         .map(|s| s.to_string_lossy().into_owned())
         // `.` or `..` have no stem; fall back to the resolved folder name.
         .or_else(|| {
@@ -322,6 +322,7 @@ mod tests {
         fs::write(dir.join("README.md"), "# not a map\n").unwrap();
         fs::write(dir.join("README.txt"), "#### credits\n").unwrap();
         fs::write(dir.join("notes.json"), "{}").unwrap();
+        fs::create_dir(dir.join("sub.txt")).unwrap();
         let set = load(&dir).unwrap();
         assert_eq!(set.name, format!("harness-coll-{}-folder", std::process::id()));
         let names: Vec<&str> = set.levels.iter().map(|l| l.name.as_str()).collect();
@@ -329,6 +330,11 @@ mod tests {
         // CRLF normalised away.
         assert_eq!(set.levels[0].map, MAP_A);
         assert_eq!(set.levels[1].map, MAP_B);
+        // A dotted folder name is not cut at the dot.
+        let dotted = dir.join("pack.v2");
+        fs::create_dir(&dotted).unwrap();
+        fs::write(dotted.join("x.txt"), MAP_A).unwrap();
+        assert_eq!(load(&dotted).unwrap().name, "pack.v2");
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -285,7 +285,9 @@ fn run_command(o: &Options) -> Result<u8, String> {
             Status::Crash | Status::BadExit => format!("{} {:.2}s: {}", out.status.as_str().to_uppercase(), out.wall_s, out.detail),
             st => format!("{} {:.2}s", st.as_str(), out.wall_s),
         };
-        eprintln!("[{}/{}] {}/{} {}{}", done, total, set.name, level.name, what, who);
+        // Collection levels are numbered; their title helps find them again.
+        let title = level.title.as_ref().map(|t| format!(" ({})", t)).unwrap_or_default();
+        eprintln!("[{}/{}] {}/{}{} {}{}", done, total, set.name, level.name, title, what, who);
         if out.status.is_failure() {
             failures.push(format!("{} {}/{}{}: {}", out.status.as_str().to_uppercase(), set.name, level.name, who, out.detail));
         }

@@ -1,5 +1,190 @@
-//! Placeholder: the solver core is being written.
-fn main() {
-    eprintln!("not implemented yet");
-    std::process::exit(1);
+//! Sokoban solver for online judges: one map on stdin, one line of moves on stdout.
+//!
+//! Exit codes: 0 solved (moves printed), 1 no solution (proven, or not found within the
+//! time or memory limit), 2 invalid input or usage, 3 internal error (never a wrong answer).
+
+mod bench;
+mod board;
+mod bound;
+mod budget;
+mod deadlock;
+mod level;
+mod reach;
+mod search;
+mod solution;
+mod solver;
+mod state;
+mod table;
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use budget::Budget;
+use level::Level;
+use search::{Mode, Priority};
+use solver::{Options, Verdict};
+
+const USAGE: &str = "\
+sokoban - solve one Sokoban map
+
+USAGE:
+    sokoban [OPTIONS] < MAP        solve the map read from standard input
+    sokoban bench [--nodes N]      print the deterministic node-count signature
+
+The map uses '#' wall, ' ' floor, '.' goal, '$' box, '*' box on goal, '@' player,
+'+' player on goal. The answer is one line of moves (U, D, L, R) and a newline.
+
+OPTIONS:
+    -t, --time-limit SECONDS   give up after this long (default 10)
+        --memory MB            memory for the search tables (default 700)
+        --lurd                 print LURD: lowercase walks, uppercase pushes
+        --stats                print search statistics on standard error
+        --search MODE          bidir (default), forward or backward
+        --priority ORDER       greedy (h, default) or astar (g + h)
+        --no-freeze            turn off freeze-deadlock pruning
+        --no-matching          use nearest-goal sums instead of the matching bound
+    -h, --help                 print this help
+    -V, --version              print the version
+
+EXIT CODES:
+    0  solved: the moves are on standard output
+    1  no solution: none exists, or none was found within the time or memory limit
+    2  invalid input or invalid options (the reason is on standard error)
+    3  internal error (a plan failed its own replay; nothing is printed)
+";
+
+struct Cli {
+    options: Options,
+    time_limit: f64,
+    memory_mb: usize,
+    lurd: bool,
+    stats: bool,
+}
+
+fn parse_args(args: &[String]) -> Result<Cli, String> {
+    let mut cli = Cli { options: Options::default(), time_limit: 10.0, memory_mb: 700, lurd: false, stats: false };
+    let mut i = 0;
+    let value = |i: &mut usize, name: &str| -> Result<String, String> {
+        *i += 1;
+        args.get(*i).cloned().ok_or_else(|| format!("{} needs a value", name))
+    };
+    while i < args.len() {
+        let a = args[i].as_str();
+        match a {
+            "-t" | "--time-limit" => {
+                let v = value(&mut i, a)?;
+                cli.time_limit = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| s.is_finite() && *s > 0.0)
+                    .ok_or_else(|| format!("--time-limit wants a positive number of seconds, not {:?}", v))?;
+            }
+            "--memory" => {
+                let v = value(&mut i, a)?;
+                cli.memory_mb = v
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|m| (16..=16384).contains(m))
+                    .ok_or_else(|| format!("--memory wants megabytes between 16 and 16384, not {:?}", v))?;
+            }
+            "--lurd" => cli.lurd = true,
+            "--stats" => cli.stats = true,
+            "--search" => {
+                let v = value(&mut i, a)?;
+                cli.options.mode = match v.as_str() {
+                    "bidir" | "bidirectional" => Mode::Bidirectional,
+                    "forward" => Mode::Forward,
+                    "backward" => Mode::Backward,
+                    _ => return Err(format!("--search wants bidir, forward or backward, not {:?}", v)),
+                };
+            }
+            "--priority" => {
+                let v = value(&mut i, a)?;
+                cli.options.priority = match v.as_str() {
+                    "greedy" => Priority::Greedy,
+                    "astar" => Priority::AStar,
+                    _ => return Err(format!("--priority wants greedy or astar, not {:?}", v)),
+                };
+            }
+            "--no-freeze" => cli.options.switches.freeze = false,
+            "--no-matching" => cli.options.switches.matching = false,
+            _ => return Err(format!("unknown option {:?} (see --help)", a)),
+        }
+        i += 1;
+    }
+    Ok(cli)
+}
+
+fn fail(code: u8, message: &str) -> ExitCode {
+    eprintln!("sokoban: {}", message);
+    ExitCode::from(code)
+}
+
+fn main() -> ExitCode {
+    let start = Instant::now();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(|s| s.as_str()) {
+        Some("-h") | Some("--help") => {
+            print!("{}", USAGE);
+            return ExitCode::SUCCESS;
+        }
+        Some("-V") | Some("--version") => {
+            println!("sokoban {}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::SUCCESS;
+        }
+        Some("bench") => return bench::main(&args[1..]),
+        _ => {}
+    }
+    let cli = match parse_args(&args) {
+        Ok(c) => c,
+        Err(e) => return fail(2, &e),
+    };
+
+    let mut input = Vec::new();
+    let limit = level::MAX_INPUT_BYTES as u64 + 1;
+    if let Err(e) = std::io::stdin().take(limit).read_to_end(&mut input) {
+        return fail(2, &format!("cannot read standard input: {}", e));
+    }
+    let text = match String::from_utf8(input) {
+        Ok(t) => t,
+        Err(e) => return fail(2, &format!("input is not UTF-8 text (byte {})", e.utf8_error().valid_up_to())),
+    };
+    let level = match Level::parse(&text) {
+        Ok(l) => l,
+        Err(e) => return fail(2, &format!("invalid map: {}", e)),
+    };
+
+    let budget = Budget::new(start, cli.time_limit, cli.memory_mb << 20);
+    let report = solver::solve(&level, &cli.options, &budget);
+    if cli.stats {
+        print_stats(&report, &budget);
+    }
+    match report.verdict {
+        Verdict::Solved(moves) => {
+            let line = solution::format(&moves, cli.lurd);
+            let mut out = std::io::stdout().lock();
+            if writeln!(out, "{}", line).and_then(|_| out.flush()).is_err() {
+                return ExitCode::from(1);
+            }
+            ExitCode::SUCCESS
+        }
+        Verdict::NoSolution(why) => fail(1, &format!("no solution exists ({})", why)),
+        Verdict::OutOfTime => fail(1, &format!("no solution found within {} s", cli.time_limit)),
+        Verdict::OutOfMemory => fail(1, &format!("no solution found within {} MB of memory", cli.memory_mb)),
+        Verdict::Internal(e) => fail(3, &format!("internal error: {}", e)),
+    }
+}
+
+fn print_stats(r: &solver::Report, budget: &Budget) {
+    eprintln!("cells {}  boxes {}  time {:.3} s", r.cells, r.boxes, budget.elapsed());
+    for (name, s) in [("forward", &r.forward), ("backward", &r.backward)] {
+        eprintln!(
+            "{:<8} expanded {:>9}  generated {:>9}  duplicates {:>9}  freeze {:>8}  matching {:>8}  stored {:>9}/{}",
+            name, s.expanded, s.generated, s.duplicates, s.dead_freeze, s.dead_matching, s.stored, s.capacity
+        );
+    }
+    if let Verdict::Solved(m) = &r.verdict {
+        eprintln!("solution {} moves, {} pushes", m.len(), m.iter().filter(|x| x.push).count());
+    }
 }

@@ -1,0 +1,188 @@
+//! The lower bound: a minimum-cost perfect matching of boxes to targets (goals going
+//! forward, start cells going backward) on lone-box push distances, solved with the
+//! Hungarian method (shortest augmenting paths with potentials).
+//!
+//! A push moves one box, which changes one row of the cost matrix, so a child's matching
+//! is its parent's with that row re-inserted: one augmentation, O(n^2) instead of O(n^3).
+//! No perfect matching on finite distances means the position is a deadlock.
+
+/// Cost of an impossible pairing; large enough to dominate, small enough not to overflow.
+pub const IMPOSSIBLE: i32 = 1 << 20;
+
+#[derive(Clone, Debug)]
+pub struct Matching {
+    n: usize,
+    /// Row-major `n * n` costs, rows = boxes, columns = targets.
+    pub cost: Vec<i32>,
+    u: Vec<i32>,
+    v: Vec<i32>,
+    /// `col_row[j]`: 1-based row matched to 1-based column `j` (0 = free).
+    col_row: Vec<usize>,
+    way: Vec<usize>,
+    minv: Vec<i32>,
+    used: Vec<bool>,
+}
+
+impl Matching {
+    pub fn new(n: usize) -> Matching {
+        Matching {
+            n,
+            cost: vec![0; n * n],
+            u: vec![0; n + 1],
+            v: vec![0; n + 1],
+            col_row: vec![0; n + 1],
+            way: vec![0; n + 1],
+            minv: vec![0; n + 1],
+            used: vec![false; n + 1],
+        }
+    }
+
+    /// Solve from scratch; returns the total cost (>= IMPOSSIBLE means no perfect matching).
+    pub fn solve(&mut self) -> i32 {
+        self.u.iter_mut().for_each(|x| *x = 0);
+        self.v.iter_mut().for_each(|x| *x = 0);
+        self.col_row.iter_mut().for_each(|x| *x = 0);
+        for i in 1..=self.n {
+            self.insert_row(i);
+        }
+        self.total()
+    }
+
+    /// Copy `parent`'s optimal solution, replace row `row` (0-based) by `costs`, and repair.
+    pub fn solve_changed_row(&mut self, parent: &Matching, row: usize, costs: &[i32]) -> i32 {
+        let n = self.n;
+        self.cost.copy_from_slice(&parent.cost);
+        self.u.copy_from_slice(&parent.u);
+        self.v.copy_from_slice(&parent.v);
+        self.col_row.copy_from_slice(&parent.col_row);
+        self.cost[row * n..(row + 1) * n].copy_from_slice(costs);
+        let r = row + 1;
+        // Column 0 is the algorithm's scratch slot and may still name the row.
+        if let Some(j) = (1..=n).find(|&j| self.col_row[j] == r) {
+            self.col_row[j] = 0;
+        }
+        self.u[r] = 0;
+        self.insert_row(r);
+        self.total()
+    }
+
+    fn total(&self) -> i32 {
+        let n = self.n;
+        let mut sum: i32 = 0;
+        for j in 1..=n {
+            let i = self.col_row[j];
+            sum = sum.saturating_add(self.cost[(i - 1) * n + (j - 1)].min(IMPOSSIBLE));
+        }
+        sum
+    }
+
+    /// One Dijkstra-like augmentation adding row `i` (1-based) to the matching.
+    fn insert_row(&mut self, i: usize) {
+        let n = self.n;
+        self.col_row[0] = i;
+        let mut j0 = 0usize;
+        self.minv.iter_mut().for_each(|x| *x = i32::MAX);
+        self.used.iter_mut().for_each(|x| *x = false);
+        loop {
+            self.used[j0] = true;
+            let i0 = self.col_row[j0];
+            let mut delta = i32::MAX;
+            let mut j1 = 0;
+            let row = &self.cost[(i0 - 1) * n..i0 * n];
+            let ui0 = self.u[i0];
+            for j in 1..=n {
+                if !self.used[j] {
+                    let cur = row[j - 1] - ui0 - self.v[j];
+                    if cur < self.minv[j] {
+                        self.minv[j] = cur;
+                        self.way[j] = j0;
+                    }
+                    if self.minv[j] < delta {
+                        delta = self.minv[j];
+                        j1 = j;
+                    }
+                }
+            }
+            for j in 0..=n {
+                if self.used[j] {
+                    let r = self.col_row[j];
+                    self.u[r] += delta;
+                    self.v[j] -= delta;
+                } else {
+                    self.minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if self.col_row[j0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let j1 = self.way[j0];
+            self.col_row[j0] = self.col_row[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brute(n: usize, cost: &[i32]) -> i32 {
+        fn go(n: usize, row: usize, used: &mut Vec<bool>, cost: &[i32]) -> i32 {
+            if row == n {
+                return 0;
+            }
+            let mut best = i32::MAX;
+            for j in 0..n {
+                if !used[j] {
+                    used[j] = true;
+                    let c = cost[row * n + j].min(IMPOSSIBLE).saturating_add(go(n, row + 1, used, cost));
+                    best = best.min(c);
+                    used[j] = false;
+                }
+            }
+            best
+        }
+        go(n, 0, &mut vec![false; n], cost)
+    }
+
+    fn lcg(seed: &mut u64) -> i32 {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((*seed >> 33) % 13) as i32
+    }
+
+    #[test]
+    fn matches_brute_force_and_incremental_agrees() {
+        let mut seed = 7;
+        for n in 1..=6 {
+            for _ in 0..40 {
+                let mut m = Matching::new(n);
+                for c in m.cost.iter_mut() {
+                    let x = lcg(&mut seed);
+                    *c = if x == 12 { IMPOSSIBLE } else { x };
+                }
+                let want = brute(n, &m.cost);
+                assert_eq!(m.solve(), want);
+                let row = (lcg(&mut seed) as usize) % n;
+                let costs: Vec<i32> = (0..n).map(|_| lcg(&mut seed)).collect();
+                let mut child = Matching::new(n);
+                let got = child.solve_changed_row(&m, row, &costs);
+                let mut full = m.cost.clone();
+                full[row * n..(row + 1) * n].copy_from_slice(&costs);
+                assert_eq!(got, brute(n, &full));
+            }
+        }
+    }
+
+    #[test]
+    fn no_perfect_matching_is_detected() {
+        let mut m = Matching::new(2);
+        m.cost = vec![1, IMPOSSIBLE, 2, IMPOSSIBLE];
+        assert!(m.solve() >= IMPOSSIBLE);
+    }
+}

@@ -1,0 +1,216 @@
+//! The text format in: XSB / Kattis map rows, validated with messages a person can act on.
+//!
+//! `#` wall, ` ` `-` `_` floor, `.` goal, `$` box, `*` box on goal, `@` player, `+` player
+//! on goal. Rows may be ragged and end in CRLF; blank lines around the map are ignored.
+//! Cells outside the given rows are walls.
+
+use std::fmt;
+
+/// Largest map side accepted (columns or rows). Cells are indexed by `u16` downstream.
+pub const MAX_SIDE: usize = 256;
+/// Largest number of boxes accepted; the per-goal distance tables grow with it.
+pub const MAX_BOXES: usize = 500;
+/// Largest input accepted, in bytes, so a runaway pipe cannot exhaust memory.
+pub const MAX_INPUT_BYTES: usize = 1 << 20;
+
+/// A parsed, validated map on its rectangular grid (row-major, `width * height` cells).
+#[derive(Clone, Debug)]
+pub struct Level {
+    pub width: usize,
+    pub height: usize,
+    pub walls: Vec<bool>,
+    pub goals: Vec<bool>,
+    pub boxes: Vec<bool>,
+    pub player: usize,
+}
+
+/// Why a map was rejected; `line`/`column` are 1-based positions in the input text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+impl ParseError {
+    fn at(line: usize, column: usize, message: String) -> Self {
+        ParseError { line: Some(line), column: Some(column), message }
+    }
+    fn whole(message: String) -> Self {
+        ParseError { line: None, column: None, message }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => write!(f, "line {}, column {}: {}", l, c, self.message),
+            (Some(l), None) => write!(f, "line {}: {}", l, self.message),
+            _ => write!(f, "{}", self.message),
+        }
+    }
+}
+
+impl Level {
+    pub fn parse(text: &str) -> Result<Level, ParseError> {
+        if text.len() > MAX_INPUT_BYTES {
+            return Err(ParseError::whole(format!(
+                "input is {} bytes; the limit is {} bytes (one map per input)",
+                text.len(),
+                MAX_INPUT_BYTES
+            )));
+        }
+        // Keep the input's own line numbers for messages, drop blank lines around the map.
+        let lines: Vec<(usize, &str)> = text
+            .split('\n')
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+            .enumerate()
+            .map(|(i, l)| (i + 1, l))
+            .collect();
+        let is_blank = |l: &str| l.trim().is_empty();
+        let first = lines.iter().position(|(_, l)| !is_blank(l));
+        let first = match first {
+            Some(f) => f,
+            None => return Err(ParseError::whole("empty input: no map given".into())),
+        };
+        let last = lines.iter().rposition(|(_, l)| !is_blank(l)).unwrap_or(first);
+        let rows = &lines[first..=last];
+
+        let height = rows.len();
+        let width = rows.iter().map(|(_, l)| l.chars().count()).max().unwrap_or(0);
+        if height > MAX_SIDE {
+            return Err(ParseError::whole(format!(
+                "map has {} rows; the limit is {} rows",
+                height, MAX_SIDE
+            )));
+        }
+        if width > MAX_SIDE {
+            let (line, _) = rows.iter().find(|(_, l)| l.chars().count() > MAX_SIDE).copied().unwrap_or((0, ""));
+            return Err(ParseError::at(
+                line,
+                MAX_SIDE + 1,
+                format!("row has {} columns; the limit is {} columns", width, MAX_SIDE),
+            ));
+        }
+
+        let cells = width * height;
+        let mut walls = vec![true; cells];
+        let mut goals = vec![false; cells];
+        let mut boxes = vec![false; cells];
+        let mut player: Option<(usize, usize, usize)> = None; // (cell, line, column)
+        for (y, (line_no, row)) in rows.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                let i = y * width + x;
+                let (wall, goal, boxed, man) = match ch {
+                    '#' => (true, false, false, false),
+                    ' ' | '-' | '_' => (false, false, false, false),
+                    '.' => (false, true, false, false),
+                    '$' => (false, false, true, false),
+                    '*' => (false, true, true, false),
+                    '@' => (false, false, false, true),
+                    '+' => (false, true, false, true),
+                    _ => {
+                        return Err(ParseError::at(
+                            *line_no,
+                            x + 1,
+                            format!(
+                                "unexpected character {:?}; a map uses only '#', ' ', '.', '$', '*', '@', '+'",
+                                ch
+                            ),
+                        ))
+                    }
+                };
+                walls[i] = wall;
+                goals[i] = goal;
+                boxes[i] = boxed;
+                if man {
+                    if let Some((_, l, c)) = player {
+                        return Err(ParseError::at(
+                            *line_no,
+                            x + 1,
+                            format!("a second player; the first is at line {}, column {}", l, c),
+                        ));
+                    }
+                    player = Some((i, *line_no, x + 1));
+                }
+            }
+        }
+        let player = match player {
+            Some((p, _, _)) => p,
+            None => return Err(ParseError::whole("no player ('@' or '+') in the map".into())),
+        };
+        let nboxes = boxes.iter().filter(|&&b| b).count();
+        let ngoals = goals.iter().filter(|&&g| g).count();
+        if nboxes != ngoals {
+            return Err(ParseError::whole(format!(
+                "the map has {} boxes but {} goals; they must be equal",
+                nboxes, ngoals
+            )));
+        }
+        if nboxes > MAX_BOXES {
+            return Err(ParseError::whole(format!(
+                "the map has {} boxes; the limit is {} boxes",
+                nboxes, MAX_BOXES
+            )));
+        }
+        Ok(Level { width, height, walls, goals, boxes, player })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "########\n#   # .#\n#   $$.#\n####   #\n   #@ ##\n   ####\n";
+
+    #[test]
+    fn parses_sample() {
+        let l = Level::parse(SAMPLE).unwrap();
+        assert_eq!((l.width, l.height), (8, 6));
+        assert_eq!(l.player, 4 * 8 + 4);
+        assert_eq!(l.boxes.iter().filter(|&&b| b).count(), 2);
+    }
+
+    #[test]
+    fn accepts_crlf_ragged_rows_and_blank_lines_around() {
+        let text = "\r\n\n#####\r\n#@$.#\r\n###\r\n\r\n";
+        let l = Level::parse(text).unwrap();
+        assert_eq!((l.width, l.height), (5, 3));
+        // Cells past a short row are walls.
+        assert!(l.walls[2 * 5 + 4]);
+    }
+
+    #[test]
+    fn every_invalid_class_has_a_message() {
+        let cases: &[(&str, &str)] = &[
+            ("", "empty input"),
+            ("\n  \n\r\n", "empty input"),
+            ("####\n#$.#\n####\n", "no player"),
+            ("#####\n#@$.@#\n#####\n", "second player"),
+            ("#####\n#@$$.#\n#####\n", "2 boxes but 1 goals"),
+            ("#####\n#@$x.#\n#####\n", "unexpected character 'x'"),
+        ];
+        for (text, want) in cases {
+            let e = Level::parse(text).unwrap_err();
+            assert!(e.to_string().contains(want), "{:?} gave {:?}", text, e.to_string());
+        }
+    }
+
+    #[test]
+    fn positions_are_reported() {
+        let e = Level::parse("\n#####\n#@$x.#\n#####\n").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(3), Some(4)));
+        let e = Level::parse("#####\n#@$.#\n#+###\n").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(3), Some(2)));
+    }
+
+    #[test]
+    fn size_limits_are_named() {
+        let wide = format!("#@$.{}\n", " ".repeat(MAX_SIDE));
+        assert!(Level::parse(&wide).unwrap_err().to_string().contains("limit is 256 columns"));
+        let tall = "#@$.#\n".repeat(1) + &"#\n".repeat(MAX_SIDE);
+        assert!(Level::parse(&tall).unwrap_err().to_string().contains("limit is 256 rows"));
+        let huge = " ".repeat(MAX_INPUT_BYTES + 1);
+        assert!(Level::parse(&huge).unwrap_err().to_string().contains("limit is"));
+    }
+}

@@ -1,0 +1,74 @@
+//! Player flood fill: which cells the player can walk to without pushing.
+//!
+//! A generation stamp replaces clearing the visited array, so a fill costs only the
+//! cells it visits.
+
+use crate::board::{Board, Cell, NONE};
+
+pub struct Reach {
+    stamp: Vec<u32>,
+    generation: u32,
+    stack: Vec<Cell>,
+}
+
+impl Reach {
+    pub fn new(cells: usize) -> Reach {
+        Reach { stamp: vec![0; cells], generation: 0, stack: Vec::with_capacity(cells) }
+    }
+
+    /// Fill from `from` through cells not marked in `occupied`; returns the smallest cell
+    /// reached, which is the canonical player cell of the area.
+    pub fn fill(&mut self, board: &Board, occupied: &[bool], from: Cell) -> Cell {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        let g = self.generation;
+        let mut min = from;
+        self.stamp[from as usize] = g;
+        self.stack.clear();
+        self.stack.push(from);
+        while let Some(c) = self.stack.pop() {
+            for &t in &board.nbr[c as usize] {
+                if t != NONE && self.stamp[t as usize] != g && !occupied[t as usize] {
+                    self.stamp[t as usize] = g;
+                    min = min.min(t);
+                    self.stack.push(t);
+                }
+            }
+        }
+        min
+    }
+
+    /// Was `c` reached by the latest fill?
+    #[inline]
+    pub fn reached(&self, c: Cell) -> bool {
+        self.stamp[c as usize] == self.generation
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+
+    #[test]
+    fn boxes_split_the_area() {
+        let b = Board::analyse(&Level::parse("#######\n#  $ @#\n#.######\n").unwrap()).unwrap();
+        let mut occ = vec![false; b.n];
+        for &c in &b.start_boxes {
+            occ[c as usize] = true;
+        }
+        let mut r = Reach::new(b.n);
+        let min = r.fill(&b, &occ, b.start_player);
+        assert_eq!(b.xy(min), (4, 1));
+        assert!(r.reached(b.start_player));
+        let left = b.grid_of.iter().position(|&g| g == b.width + 1).unwrap() as Cell;
+        assert!(!r.reached(left));
+        occ.iter_mut().for_each(|o| *o = false);
+        let min = r.fill(&b, &occ, b.start_player);
+        assert!(r.reached(left));
+        assert_eq!(b.xy(min), (1, 1));
+    }
+}

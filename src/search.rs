@@ -1,0 +1,481 @@
+//! The push-level search engine and the strategies built on it.
+//!
+//! One engine serves both directions: going forward a node's children are the legal
+//! pushes, going backward they are the legal pulls from the solved layout. Each side owns
+//! a node table; a child found in the other side's table joins the two halves of a
+//! solution. Forward-only and backward-only runs are the same loop with one side never
+//! expanded beyond its roots.
+
+use crate::board::{Board, Cell, FAR, NONE};
+use crate::bound::{Matching, IMPOSSIBLE};
+use crate::budget::Budget;
+use crate::deadlock::Freeze;
+use crate::reach::Reach;
+use crate::state::{move_box, Zobrist};
+use crate::table::{Probe, Push, Table, NO_PARENT};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Forward,
+    Backward,
+}
+
+/// Which sides expand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Bidirectional,
+    Forward,
+    Backward,
+}
+
+/// Order of the open list: `h` alone (greedy best-first) or `g + h` (A*).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Priority {
+    Greedy,
+    AStar,
+}
+
+/// Techniques that can be turned off to measure their worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Switches {
+    pub freeze: bool,
+    pub matching: bool,
+}
+
+impl Default for Switches {
+    fn default() -> Self {
+        Switches { freeze: true, matching: true }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub expanded: u64,
+    pub generated: u64,
+    pub duplicates: u64,
+    pub dead_freeze: u64,
+    pub dead_matching: u64,
+    pub stored: usize,
+    pub capacity: usize,
+}
+
+/// How a run ended. `Solved` holds the pushes from the start in forward order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Solved(Vec<Push>),
+    Unsolvable,
+    OutOfTime,
+    OutOfMemory,
+}
+
+enum Step {
+    Expanded,
+    Exhausted,
+    Full,
+    Met { own: u32, other: u32 },
+}
+
+/// Open list as buckets of equal priority; LIFO inside a bucket, which makes ties go deep.
+struct BucketQueue {
+    buckets: Vec<Vec<u32>>,
+    min: usize,
+    len: usize,
+}
+
+impl BucketQueue {
+    fn new() -> Self {
+        BucketQueue { buckets: Vec::new(), min: 0, len: 0 }
+    }
+    fn push(&mut self, priority: usize, node: u32) {
+        if priority >= self.buckets.len() {
+            self.buckets.resize_with(priority + 1, Vec::new);
+        }
+        self.buckets[priority].push(node);
+        self.min = self.min.min(priority);
+        self.len += 1;
+    }
+    fn pop(&mut self) -> Option<u32> {
+        if self.len == 0 {
+            return None;
+        }
+        while self.buckets[self.min].is_empty() {
+            self.min += 1;
+        }
+        self.len -= 1;
+        self.buckets[self.min].pop()
+    }
+}
+
+/// One direction of search with its table, open list and scratch buffers.
+pub struct Side<'a> {
+    board: &'a Board,
+    zobrist: &'a Zobrist,
+    pub direction: Direction,
+    priority: Priority,
+    switches: Switches,
+    pub table: Table,
+    open: BucketQueue,
+    /// Distances box -> target for the bound, and the targets' count.
+    distances: &'a [u16],
+    dead: &'a [bool],
+    nboxes: usize,
+    occupied: Vec<bool>,
+    reach: Reach,
+    child_reach: Reach,
+    freeze: Freeze,
+    parent_match: Matching,
+    child_match: Matching,
+    row: Vec<i32>,
+    boxes: Vec<Cell>,
+    key: Vec<Cell>,
+    /// Set once a child had to be dropped for lack of room: exhaustion then proves nothing.
+    pub overflowed: bool,
+    pub stats: Stats,
+}
+
+impl<'a> Side<'a> {
+    pub fn new(
+        board: &'a Board,
+        zobrist: &'a Zobrist,
+        direction: Direction,
+        priority: Priority,
+        switches: Switches,
+        memory_bytes: usize,
+    ) -> Side<'a> {
+        let nboxes = board.start_boxes.len();
+        let (distances, dead) = match direction {
+            Direction::Forward => (&board.to_goal[..], &board.dead_fwd[..]),
+            Direction::Backward => (&board.from_start[..], &board.dead_bwd[..]),
+        };
+        let table = Table::with_budget(nboxes + 1, memory_bytes);
+        let stats = Stats { capacity: table.capacity(), ..Stats::default() };
+        Side {
+            board,
+            zobrist,
+            direction,
+            priority,
+            switches,
+            table,
+            open: BucketQueue::new(),
+            distances,
+            dead,
+            nboxes,
+            occupied: vec![false; board.n],
+            reach: Reach::new(board.n),
+            child_reach: Reach::new(board.n),
+            freeze: Freeze::new(board.n),
+            parent_match: Matching::new(nboxes),
+            child_match: Matching::new(nboxes),
+            row: vec![0; nboxes],
+            boxes: Vec::with_capacity(nboxes),
+            key: Vec::with_capacity(nboxes + 1),
+            overflowed: false,
+            stats,
+        }
+    }
+
+    #[inline]
+    fn cost(&self, cell: Cell, target: usize) -> i32 {
+        let d = self.distances[target * self.board.n + cell as usize];
+        if d == FAR {
+            IMPOSSIBLE
+        } else {
+            d as i32
+        }
+    }
+
+    fn fill_row(&mut self, cell: Cell) {
+        for j in 0..self.nboxes {
+            self.row[j] = self.cost(cell, j);
+        }
+    }
+
+    /// Sum of each box's nearest target: the bound used when matching is switched off.
+    fn nearest_sum(&self, boxes: &[Cell]) -> i32 {
+        boxes
+            .iter()
+            .map(|&b| (0..self.nboxes).map(|j| self.cost(b, j)).min().unwrap_or(0))
+            .fold(0i32, |a, c| a.saturating_add(c))
+    }
+
+    /// Load the parent's full matching; returns its bound.
+    fn bound_of_parent(&mut self) -> i32 {
+        if !self.switches.matching {
+            return self.nearest_sum(&self.boxes);
+        }
+        for k in 0..self.nboxes {
+            self.fill_row(self.boxes[k]);
+            let n = self.nboxes;
+            self.parent_match.cost[k * n..(k + 1) * n].copy_from_slice(&self.row);
+        }
+        self.parent_match.solve()
+    }
+
+    fn priority_of(&self, h: i32, depth: u16) -> usize {
+        match self.priority {
+            Priority::Greedy => h as usize,
+            Priority::AStar => h as usize + depth as usize,
+        }
+    }
+
+    fn set_occupied(&mut self, on: bool) {
+        for &b in &self.boxes {
+            self.occupied[b as usize] = on;
+        }
+    }
+
+    /// Add a root (a box layout and any cell of the player's area). Returns the node, or
+    /// `None` if it is already stored, a deadlock, or there is no room.
+    pub fn add_root(&mut self, boxes: &[Cell], player: Cell) -> Option<u32> {
+        self.boxes.clear();
+        self.boxes.extend_from_slice(boxes);
+        self.set_occupied(true);
+        let norm = self.reach.fill(self.board, &self.occupied, player);
+        let h = self.bound_of_parent();
+        self.set_occupied(false);
+        if h >= IMPOSSIBLE {
+            return None;
+        }
+        self.key.clear();
+        self.key.extend_from_slice(boxes);
+        self.key.push(norm);
+        let hash = self.zobrist.of_key(&self.key);
+        match self.table.probe(&self.key, hash) {
+            Probe::Found(_) => None,
+            Probe::Vacant(slot) => {
+                let push = Push { from: NONE, dir: 0 };
+                let node = self.table.insert_at(slot, &self.key, hash, NO_PARENT, push, 0)?;
+                self.open.push(self.priority_of(h, 0), node);
+                Some(node)
+            }
+        }
+    }
+
+    /// Roots of a backward search: boxes on every goal, the player in each area next to a
+    /// box (he stands beside the box he pushed last).
+    pub fn add_solved_roots(&mut self) {
+        let goals = self.board.goals.clone();
+        let mut seen = vec![false; self.board.n];
+        for &g in &goals {
+            self.occupied[g as usize] = true;
+        }
+        for c in 0..self.board.n as Cell {
+            if self.occupied[c as usize] || seen[c as usize] {
+                continue;
+            }
+            self.reach.fill(self.board, &self.occupied, c);
+            let mut touches_box = false;
+            for x in 0..self.board.n as Cell {
+                if self.reach.reached(x) {
+                    seen[x as usize] = true;
+                    touches_box |= self.board.nbr[x as usize]
+                        .iter()
+                        .any(|&t| t != NONE && self.occupied[t as usize]);
+                }
+            }
+            if touches_box {
+                for &g in &goals {
+                    self.occupied[g as usize] = false;
+                }
+                self.add_root(&goals, c);
+                for &g in &goals {
+                    self.occupied[g as usize] = true;
+                }
+            }
+        }
+        for &g in &goals {
+            self.occupied[g as usize] = false;
+        }
+    }
+
+    /// Expand the best open node. `other` is the opposite side's table, for meeting.
+    fn expand(&mut self, other: &Table) -> Step {
+        if self.table.is_full() {
+            self.overflowed = true;
+            return Step::Full;
+        }
+        let node = match self.open.pop() {
+            Some(n) => n,
+            None => return Step::Exhausted,
+        };
+        self.stats.expanded += 1;
+        let nb = self.nboxes;
+        self.boxes.clear();
+        self.boxes.extend_from_slice(&self.table.key(node)[..nb]);
+        let player = self.table.key(node)[nb];
+        let depth = self.table.depth(node).saturating_add(1);
+        self.set_occupied(true);
+        self.reach.fill(self.board, &self.occupied, player);
+        let parent_bound = self.bound_of_parent();
+        let _ = parent_bound;
+        let box_hash = self.zobrist.of_boxes(&self.boxes);
+        let forward = self.direction == Direction::Forward;
+
+        let mut result = Step::Expanded;
+        'boxes: for k in 0..nb {
+            let b = self.boxes[k];
+            for d in 0..4 {
+                let to = self.board.step(b, d);
+                if to == NONE || self.occupied[to as usize] || self.dead[to as usize] {
+                    continue;
+                }
+                // Where the player must stand, and where he ends up.
+                let (stand, after) = if forward {
+                    (self.board.step(b, d ^ 1), b)
+                } else {
+                    (to, self.board.step(to, d))
+                };
+                if stand == NONE || !self.reach.reached(stand) {
+                    continue;
+                }
+                if !forward && (after == NONE || self.occupied[after as usize]) {
+                    continue;
+                }
+                self.occupied[b as usize] = false;
+                self.occupied[to as usize] = true;
+                let frozen = forward
+                    && self.switches.freeze
+                    && self.freeze.is_deadlock(self.board, &self.occupied, to);
+                let norm = if frozen { 0 } else { self.child_reach.fill(self.board, &self.occupied, after) };
+                self.occupied[b as usize] = true;
+                self.occupied[to as usize] = false;
+                if frozen {
+                    self.stats.dead_freeze += 1;
+                    continue;
+                }
+
+                self.key.clear();
+                self.key.extend_from_slice(&self.boxes);
+                move_box(&mut self.key[..nb], k, to);
+                self.key.push(norm);
+                let hash = box_hash
+                    ^ self.zobrist.boxes[b as usize]
+                    ^ self.zobrist.boxes[to as usize]
+                    ^ self.zobrist.player[norm as usize];
+                let slot = match self.table.probe(&self.key, hash) {
+                    Probe::Found(_) => {
+                        self.stats.duplicates += 1;
+                        continue;
+                    }
+                    Probe::Vacant(s) => s,
+                };
+                let h = if self.switches.matching {
+                    self.fill_row(to);
+                    self.child_match.solve_changed_row(&self.parent_match, k, &self.row)
+                } else {
+                    let mut child_boxes = self.boxes.clone();
+                    child_boxes[k] = to;
+                    self.nearest_sum(&child_boxes)
+                };
+                if h >= IMPOSSIBLE {
+                    self.stats.dead_matching += 1;
+                    continue;
+                }
+                // Stored in forward terms: backward, the pull to -> after is the push back.
+                let push = if forward {
+                    Push { from: b, dir: d as u8 }
+                } else {
+                    Push { from: to, dir: (d ^ 1) as u8 }
+                };
+                let child = match self.table.insert_at(slot, &self.key, hash, node, push, depth) {
+                    Some(c) => c,
+                    None => {
+                        self.overflowed = true;
+                        result = Step::Full;
+                        break 'boxes;
+                    }
+                };
+                self.stats.generated += 1;
+                self.open.push(self.priority_of(h, depth), child);
+                if let Some(o) = other.find(&self.key, hash) {
+                    result = Step::Met { own: child, other: o };
+                    break 'boxes;
+                }
+            }
+        }
+        self.set_occupied(false);
+        result
+    }
+
+    fn finish_stats(&mut self) {
+        self.stats.stored = self.table.len();
+    }
+}
+
+/// Join a forward path to node `f` with a backward path from node `b` (same state).
+fn join(forward: &Table, f: u32, backward: &Table, b: u32) -> Vec<Push> {
+    let mut pushes = forward.path_to(f);
+    // Backward links point towards the solved layout; walking them is forward order.
+    let mut i = b;
+    while backward.parent(i) != NO_PARENT {
+        pushes.push(backward.push_of(i));
+        i = backward.parent(i);
+    }
+    pushes
+}
+
+/// Run one strategy under the budget. Returns the outcome and both sides' statistics.
+pub fn run(
+    board: &Board,
+    mode: Mode,
+    priority: Priority,
+    switches: Switches,
+    budget: &Budget,
+) -> (Outcome, Stats, Stats) {
+    let zobrist = Zobrist::new(board.n);
+    // The side that only holds roots needs almost no room.
+    let small = 1 << 20;
+    let (fwd_mem, bwd_mem) = match mode {
+        Mode::Bidirectional => (budget.memory_bytes / 2, budget.memory_bytes / 2),
+        Mode::Forward => (budget.memory_bytes, small),
+        Mode::Backward => (small, budget.memory_bytes),
+    };
+    let mut fwd = Side::new(board, &zobrist, Direction::Forward, priority, switches, fwd_mem);
+    let mut bwd = Side::new(board, &zobrist, Direction::Backward, priority, switches, bwd_mem);
+    bwd.add_solved_roots();
+    let root = fwd.add_root(&board.start_boxes, board.start_player);
+    let outcome = match root {
+        None => Outcome::Unsolvable, // the start itself is a deadlock
+        Some(r) => {
+            let key = fwd.table.key(r).to_vec();
+            let hash = zobrist.of_key(&key);
+            if let Some(b) = bwd.table.find(&key, hash) {
+                Outcome::Solved(join(&fwd.table, r, &bwd.table, b))
+            } else {
+                search_loop(&mut fwd, &mut bwd, mode, budget)
+            }
+        }
+    };
+    fwd.finish_stats();
+    bwd.finish_stats();
+    (outcome, fwd.stats, bwd.stats)
+}
+
+fn search_loop(fwd: &mut Side, bwd: &mut Side, mode: Mode, budget: &Budget) -> Outcome {
+    let mut fwd_active = mode != Mode::Backward;
+    let mut bwd_active = mode != Mode::Forward;
+    loop {
+        if !fwd_active && !bwd_active {
+            return Outcome::OutOfMemory;
+        }
+        if budget.expired(fwd.stats.expanded + bwd.stats.expanded) {
+            return Outcome::OutOfTime;
+        }
+        if fwd_active {
+            match fwd.expand(&bwd.table) {
+                Step::Expanded => {}
+                Step::Met { own, other } => return Outcome::Solved(join(&fwd.table, own, &bwd.table, other)),
+                Step::Exhausted if !fwd.overflowed => return Outcome::Unsolvable,
+                Step::Exhausted | Step::Full => fwd_active = false,
+            }
+        }
+        if bwd_active {
+            match bwd.expand(&fwd.table) {
+                Step::Expanded => {}
+                Step::Met { own, other } => return Outcome::Solved(join(&fwd.table, other, &bwd.table, own)),
+                Step::Exhausted if !bwd.overflowed => return Outcome::Unsolvable,
+                Step::Exhausted | Step::Full => bwd_active = false,
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! From a push plan to the move string: player walks between pushes (BFS), the output
+//! formats, and an independent replay on the original grid before anything is printed.
+
+use crate::board::{Board, Cell, DIRS, NONE};
+use crate::level::Level;
+use crate::table::Push;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub dir: u8,
+    pub push: bool,
+}
+
+/// Turn pushes into moves. Fails only if the plan is inconsistent (a bug upstream).
+pub fn assemble(board: &Board, pushes: &[Push]) -> Result<Vec<Move>, String> {
+    let n = board.n;
+    let mut occupied = vec![false; n];
+    for &b in &board.start_boxes {
+        occupied[b as usize] = true;
+    }
+    let mut player = board.start_player;
+    let mut moves = Vec::new();
+    let mut came_from: Vec<u8> = vec![0; n];
+    let mut seen = vec![u32::MAX; n];
+    let mut queue: Vec<Cell> = Vec::with_capacity(n);
+    for (step, p) in pushes.iter().enumerate() {
+        let d = p.dir as usize;
+        let stand = board.step(p.from, d ^ 1);
+        let to = board.step(p.from, d);
+        if stand == NONE || to == NONE || !occupied[p.from as usize] || occupied[to as usize] {
+            return Err(format!("push {} of the plan is not legal", step + 1));
+        }
+        // Breadth-first walk to the cell behind the box.
+        let mark = step as u32;
+        queue.clear();
+        queue.push(player);
+        seen[player as usize] = mark;
+        let mut head = 0;
+        while head < queue.len() && seen[stand as usize] != mark {
+            let c = queue[head];
+            head += 1;
+            for (dir, &t) in board.nbr[c as usize].iter().enumerate() {
+                if t != NONE && !occupied[t as usize] && seen[t as usize] != mark {
+                    seen[t as usize] = mark;
+                    came_from[t as usize] = dir as u8;
+                    queue.push(t);
+                }
+            }
+        }
+        if seen[stand as usize] != mark {
+            return Err(format!("push {} of the plan: the player cannot reach the box", step + 1));
+        }
+        let mut walk = Vec::new();
+        let mut c = stand;
+        while c != player {
+            let dir = came_from[c as usize];
+            walk.push(Move { dir, push: false });
+            c = board.step(c, (dir ^ 1) as usize);
+        }
+        moves.extend(walk.into_iter().rev());
+        moves.push(Move { dir: d as u8, push: true });
+        occupied[p.from as usize] = false;
+        occupied[to as usize] = true;
+        player = p.from;
+    }
+    Ok(moves)
+}
+
+/// `UDLR` for the judge, or LURD (lowercase walks, uppercase pushes).
+pub fn format(moves: &[Move], lurd: bool) -> String {
+    moves
+        .iter()
+        .map(|m| {
+            let c = DIRS[m.dir as usize];
+            if lurd && !m.push {
+                c.to_ascii_lowercase()
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// Replay moves on the level's own grid, independently of the search's board; `Ok` only
+/// if every move is legal and all boxes end on goals.
+pub fn replay(level: &Level, moves: &[Move]) -> Result<(), String> {
+    let (w, h) = (level.width as isize, level.height as isize);
+    let mut boxes = level.boxes.clone();
+    let (mut x, mut y) = ((level.player % level.width) as isize, (level.player / level.width) as isize);
+    let free = |x: isize, y: isize| x >= 0 && y >= 0 && x < w && y < h && !level.walls[(y * w + x) as usize];
+    for (i, m) in moves.iter().enumerate() {
+        let (dx, dy) = [(0, -1), (0, 1), (-1, 0), (1, 0)][m.dir as usize];
+        let (nx, ny) = (x + dx, y + dy);
+        if !free(nx, ny) {
+            return Err(format!("move {} walks into a wall", i + 1));
+        }
+        let at = (ny * w + nx) as usize;
+        if boxes[at] {
+            let (bx, by) = (nx + dx, ny + dy);
+            if !free(bx, by) || boxes[(by * w + bx) as usize] {
+                return Err(format!("move {} pushes a box into a wall or box", i + 1));
+            }
+            boxes[at] = false;
+            boxes[(by * w + bx) as usize] = true;
+        }
+        x = nx;
+        y = ny;
+    }
+    let off = (0..boxes.len()).filter(|&i| boxes[i] && !level.goals[i]).count();
+    if off > 0 {
+        return Err(format!("{} boxes are not on goals at the end", off));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn level(t: &str) -> (Level, Board) {
+        let l = Level::parse(t).unwrap();
+        let b = Board::analyse(&l).unwrap();
+        (l, b)
+    }
+
+    #[test]
+    fn walks_and_pushes_are_joined_and_replayed() {
+        let (l, b) = level("######\n#@   #\n# $ .#\n######\n");
+        let boxc = b.start_boxes[0];
+        // Push the box right twice.
+        let p1 = Push { from: boxc, dir: 3 };
+        let p2 = Push { from: b.step(boxc, 3), dir: 3 };
+        let moves = assemble(&b, &[p1, p2]).unwrap();
+        assert_eq!(format(&moves, false), "DRR");
+        assert_eq!(format(&moves, true), "dRR");
+        replay(&l, &moves).unwrap();
+    }
+
+    #[test]
+    fn replay_rejects_illegal_and_unfinished() {
+        let (l, _) = level("######\n#@   #\n# $ .#\n######\n");
+        let m = |s: &str| -> Vec<Move> {
+            s.chars().map(|c| Move { dir: DIRS.iter().position(|&d| d == c).unwrap() as u8, push: false }).collect()
+        };
+        assert!(replay(&l, &m("U")).unwrap_err().contains("wall"));
+        assert!(replay(&l, &m("DR")).unwrap_err().contains("not on goals"));
+        assert!(replay(&l, &m("DRRR")).unwrap_err().contains("pushes a box"));
+        assert!(replay(&l, &m("DRR")).is_ok());
+    }
+
+    #[test]
+    fn an_impossible_plan_is_an_error_not_a_panic() {
+        let (_, b) = level("######\n#@   #\n# $ .#\n######\n");
+        let bad = Push { from: b.start_boxes[0], dir: 0 };
+        assert!(assemble(&b, &[bad]).is_err());
+    }
+}

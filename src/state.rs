@@ -1,0 +1,86 @@
+//! The search state: a sorted list of box cells plus one canonical player cell, and the
+//! Zobrist keys that hash it incrementally.
+//!
+//! A key is `boxes (sorted ascending) ++ [normalised player]`, all `u16`. The player is
+//! normalised to the smallest cell of his reachable area, so two positions that differ
+//! only by walking share one key.
+
+use crate::board::Cell;
+
+/// Random 64-bit keys per cell, one table for boxes and one for the normalised player.
+#[derive(Clone, Debug)]
+pub struct Zobrist {
+    pub boxes: Vec<u64>,
+    pub player: Vec<u64>,
+}
+
+/// SplitMix64: a fixed seed keeps hashes, and so node counts, identical run to run.
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Zobrist {
+    pub fn new(cells: usize) -> Zobrist {
+        let mut seed = 0x5EED_50C0_BA11_u64;
+        let boxes = (0..cells).map(|_| splitmix64(&mut seed)).collect();
+        let player = (0..cells).map(|_| splitmix64(&mut seed)).collect();
+        Zobrist { boxes, player }
+    }
+
+    pub fn of_boxes(&self, boxes: &[Cell]) -> u64 {
+        boxes.iter().fold(0, |h, &b| h ^ self.boxes[b as usize])
+    }
+
+    /// Hash of a whole key (boxes then player).
+    pub fn of_key(&self, key: &[Cell]) -> u64 {
+        let (boxes, player) = key.split_at(key.len() - 1);
+        self.of_boxes(boxes) ^ self.player[player[0] as usize]
+    }
+}
+
+/// Move the box in slot `k` of a sorted box list to cell `to`, keeping the list sorted.
+pub fn move_box(boxes: &mut [Cell], k: usize, to: Cell) {
+    let mut i = k;
+    boxes[i] = to;
+    while i > 0 && boxes[i - 1] > boxes[i] {
+        boxes.swap(i - 1, i);
+        i -= 1;
+    }
+    while i + 1 < boxes.len() && boxes[i + 1] < boxes[i] {
+        boxes.swap(i, i + 1);
+        i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_box_keeps_order() {
+        let mut b = vec![2, 5, 9, 14];
+        move_box(&mut b, 0, 10);
+        assert_eq!(b, vec![5, 9, 10, 14]);
+        move_box(&mut b, 3, 1);
+        assert_eq!(b, vec![1, 5, 9, 10]);
+        move_box(&mut b, 1, 6);
+        assert_eq!(b, vec![1, 6, 9, 10]);
+    }
+
+    #[test]
+    fn hashing_is_order_free_incremental_and_deterministic() {
+        let z = Zobrist::new(50);
+        let a = z.of_boxes(&[3, 7, 11]);
+        assert_eq!(a, z.of_boxes(&[11, 3, 7]));
+        // Moving box 7 -> 8 is two XORs.
+        assert_eq!(a ^ z.boxes[7] ^ z.boxes[8], z.of_boxes(&[3, 8, 11]));
+        assert_ne!(z.of_key(&[3, 7, 11, 0]), z.of_key(&[3, 7, 11, 1]));
+        assert_eq!(Zobrist::new(50).boxes, z.boxes);
+        // Box and player keys are distinct tables.
+        assert_ne!(z.boxes[4], z.player[4]);
+    }
+}

@@ -1,0 +1,186 @@
+//! The node store and transposition table of one search direction.
+//!
+//! Nodes live in flat arrays (key, hash, parent link, the push that made them, depth);
+//! an open-addressing index over them finds a key in about one probe. Capacity is fixed
+//! up front from the memory budget: when it is full the search stops growing instead of
+//! allocating. Keys are compared in full, so a hash collision can never merge two states.
+
+use crate::board::Cell;
+
+pub const NO_PARENT: u32 = u32::MAX;
+
+/// The push that produced a node, in forward terms: the box on `from` moves one step `dir`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Push {
+    pub from: Cell,
+    pub dir: u8,
+}
+
+pub struct Table {
+    stride: usize,
+    capacity: usize,
+    keys: Vec<Cell>,
+    hashes: Vec<u64>,
+    parents: Vec<u32>,
+    pushes: Vec<Push>,
+    depths: Vec<u16>,
+    /// 0 = empty, otherwise node index + 1.
+    slots: Vec<u32>,
+    mask: usize,
+}
+
+/// Where a key is, or where it would go.
+pub enum Probe {
+    Found(u32),
+    Vacant(usize),
+}
+
+impl Table {
+    /// Bytes one node costs across all arrays, including its share of the index and of the
+    /// open list (`extra` bytes charged by the caller).
+    pub fn bytes_per_node(stride: usize) -> usize {
+        stride * 2 + 8 + 4 + 4 + 2 + 2 * 4 + 8
+    }
+
+    /// A table for keys of `stride` cells that will use at most about `bytes` bytes.
+    pub fn with_budget(stride: usize, bytes: usize) -> Table {
+        let capacity = (bytes / Self::bytes_per_node(stride)).clamp(16, (u32::MAX / 2) as usize);
+        let slot_count = (capacity * 2).next_power_of_two();
+        Table {
+            stride,
+            capacity,
+            // Reserved, not touched: the OS maps pages only as nodes arrive.
+            keys: Vec::with_capacity(capacity * stride),
+            hashes: Vec::with_capacity(capacity),
+            parents: Vec::with_capacity(capacity),
+            pushes: Vec::with_capacity(capacity),
+            depths: Vec::with_capacity(capacity),
+            slots: vec![0; slot_count],
+            mask: slot_count - 1,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.hashes.len()
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.len() >= self.capacity
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    #[inline]
+    pub fn key(&self, i: u32) -> &[Cell] {
+        let s = i as usize * self.stride;
+        &self.keys[s..s + self.stride]
+    }
+
+    pub fn parent(&self, i: u32) -> u32 {
+        self.parents[i as usize]
+    }
+
+    pub fn push_of(&self, i: u32) -> Push {
+        self.pushes[i as usize]
+    }
+
+    pub fn depth(&self, i: u32) -> u16 {
+        self.depths[i as usize]
+    }
+
+    pub fn probe(&self, key: &[Cell], hash: u64) -> Probe {
+        let mut s = (hash as usize) & self.mask;
+        loop {
+            let v = self.slots[s];
+            if v == 0 {
+                return Probe::Vacant(s);
+            }
+            let i = v - 1;
+            if self.hashes[i as usize] == hash && self.key(i) == key {
+                return Probe::Found(i);
+            }
+            s = (s + 1) & self.mask;
+        }
+    }
+
+    pub fn find(&self, key: &[Cell], hash: u64) -> Option<u32> {
+        match self.probe(key, hash) {
+            Probe::Found(i) => Some(i),
+            Probe::Vacant(_) => None,
+        }
+    }
+
+    /// Store a new node at a slot `probe` returned as vacant. `None` when full.
+    pub fn insert_at(
+        &mut self,
+        slot: usize,
+        key: &[Cell],
+        hash: u64,
+        parent: u32,
+        push: Push,
+        depth: u16,
+    ) -> Option<u32> {
+        if self.is_full() {
+            return None;
+        }
+        let i = self.len() as u32;
+        self.keys.extend_from_slice(key);
+        self.hashes.push(hash);
+        self.parents.push(parent);
+        self.pushes.push(push);
+        self.depths.push(depth);
+        self.slots[slot] = i + 1;
+        Some(i)
+    }
+
+    /// The pushes along parent links from the root down to node `i`, root first.
+    pub fn path_to(&self, mut i: u32) -> Vec<Push> {
+        let mut out = Vec::new();
+        while self.parents[i as usize] != NO_PARENT {
+            out.push(self.pushes[i as usize]);
+            i = self.parents[i as usize];
+        }
+        out.reverse();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn add(t: &mut Table, key: &[Cell], hash: u64, parent: u32, from: Cell) -> u32 {
+        match t.probe(key, hash) {
+            Probe::Vacant(s) => t.insert_at(s, key, hash, parent, Push { from, dir: 0 }, 0).unwrap(),
+            Probe::Found(_) => panic!("duplicate"),
+        }
+    }
+
+    #[test]
+    fn colliding_hashes_keep_keys_apart() {
+        let mut t = Table::with_budget(3, 1 << 16);
+        let a = add(&mut t, &[1, 2, 0], 42, NO_PARENT, 0);
+        let b = add(&mut t, &[1, 3, 0], 42, a, 5);
+        assert_ne!(a, b);
+        assert_eq!(t.find(&[1, 2, 0], 42), Some(a));
+        assert_eq!(t.find(&[1, 3, 0], 42), Some(b));
+        assert_eq!(t.find(&[1, 4, 0], 42), None);
+        assert_eq!(t.path_to(b), vec![Push { from: 5, dir: 0 }]);
+    }
+
+    #[test]
+    fn capacity_is_never_exceeded() {
+        let mut t = Table::with_budget(2, 16 * Table::bytes_per_node(2));
+        let cap = t.capacity();
+        for k in 0..cap as u16 {
+            add(&mut t, &[k, 0], k as u64 * 7919, NO_PARENT, 0);
+        }
+        assert!(t.is_full());
+        match t.probe(&[9999, 0], 1) {
+            Probe::Vacant(s) => assert!(t.insert_at(s, &[9999, 0], 1, 0, Push { from: 0, dir: 0 }, 0).is_none()),
+            Probe::Found(_) => panic!(),
+        }
+    }
+}

@@ -19,11 +19,13 @@ const DY: [isize; 4] = [-1, 1, 0, 0];
 
 #[derive(Clone, Debug)]
 pub struct Board {
+    /// Grid width of the level, for turning cells back into columns and rows.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub width: usize,
-    pub height: usize,
     /// Number of compact floor cells.
     pub n: usize,
     /// Compact cell -> grid index of the level.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub grid_of: Vec<usize>,
     /// Neighbour in each direction, or `NONE`.
     pub nbr: Vec<[Cell; 4]>,
@@ -114,7 +116,6 @@ impl Board {
 
         let mut board = Board {
             width: w,
-            height: h,
             n,
             grid_of,
             nbr,
@@ -177,7 +178,8 @@ impl Board {
         out
     }
 
-    /// Grid column and row (0-based) of a compact cell, for messages and tests.
+    /// Grid column and row (0-based) of a compact cell.
+    #[cfg(test)]
     pub fn xy(&self, c: Cell) -> (usize, usize) {
         let g = self.grid_of[c as usize];
         (g % self.width, g / self.width)

@@ -7,6 +7,7 @@ mod bench;
 mod board;
 mod bound;
 mod budget;
+mod corral;
 mod deadlock;
 mod level;
 mod reach;
@@ -44,6 +45,7 @@ OPTIONS:
         --priority ORDER       greedy (h, default) or astar (g + h)
         --no-freeze            turn off freeze-deadlock pruning
         --no-matching          use nearest-goal sums instead of the matching bound
+        --no-corral            turn off PI-corral pruning and corral deadlocks
     -h, --help                 print this help
     -V, --version              print the version
 
@@ -109,6 +111,7 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
             }
             "--no-freeze" => cli.options.switches.freeze = false,
             "--no-matching" => cli.options.switches.matching = false,
+            "--no-corral" => cli.options.switches.corral = false,
             _ => return Err(format!("unknown option {:?} (see --help)", a)),
         }
         i += 1;
@@ -148,7 +151,12 @@ fn main() -> ExitCode {
     }
     let text = match String::from_utf8(input) {
         Ok(t) => t,
-        Err(e) => return fail(2, &format!("input is not UTF-8 text (byte {})", e.utf8_error().valid_up_to())),
+        Err(e) => {
+            let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+            let column = good.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+            return fail(2, &format!("invalid map: line {}, column {}: input is not UTF-8 text", line, column));
+        }
     };
     let level = match Level::parse(&text) {
         Ok(l) => l,
@@ -180,8 +188,8 @@ fn print_stats(r: &solver::Report, budget: &Budget) {
     eprintln!("cells {}  boxes {}  time {:.3} s", r.cells, r.boxes, budget.elapsed());
     for (name, s) in [("forward", &r.forward), ("backward", &r.backward)] {
         eprintln!(
-            "{:<8} expanded {:>9}  generated {:>9}  duplicates {:>9}  freeze {:>8}  matching {:>8}  stored {:>9}/{}",
-            name, s.expanded, s.generated, s.duplicates, s.dead_freeze, s.dead_matching, s.stored, s.capacity
+            "{:<8} expanded {:>9}  generated {:>9}  duplicates {:>9}  dead: freeze {:>8} matching {:>8} corral {:>8}  corral cuts {:>8}  stored {:>9}/{}",
+            name, s.expanded, s.generated, s.duplicates, s.dead_freeze, s.dead_matching, s.dead_corral, s.corral_cuts, s.stored, s.capacity
         );
     }
     if let Verdict::Solved(m) = &r.verdict {

@@ -9,6 +9,7 @@
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::bound::{Matching, IMPOSSIBLE};
 use crate::budget::Budget;
+use crate::corral::{Corral, Corrals};
 use crate::deadlock::Freeze;
 use crate::reach::Reach;
 use crate::state::{move_box, Zobrist};
@@ -40,11 +41,12 @@ pub enum Priority {
 pub struct Switches {
     pub freeze: bool,
     pub matching: bool,
+    pub corral: bool,
 }
 
 impl Default for Switches {
     fn default() -> Self {
-        Switches { freeze: true, matching: true }
+        Switches { freeze: true, matching: true, corral: true }
     }
 }
 
@@ -55,6 +57,8 @@ pub struct Stats {
     pub duplicates: u64,
     pub dead_freeze: u64,
     pub dead_matching: u64,
+    pub dead_corral: u64,
+    pub corral_cuts: u64,
     pub stored: usize,
     pub capacity: usize,
 }
@@ -123,6 +127,7 @@ pub struct Side<'a> {
     reach: Reach,
     child_reach: Reach,
     freeze: Freeze,
+    corrals: Corrals,
     parent_match: Matching,
     child_match: Matching,
     row: Vec<i32>,
@@ -164,6 +169,7 @@ impl<'a> Side<'a> {
             reach: Reach::new(board.n),
             child_reach: Reach::new(board.n),
             freeze: Freeze::new(board.n),
+            corrals: Corrals::new(board.n),
             parent_match: Matching::new(nboxes),
             child_match: Matching::new(nboxes),
             row: vec![0; nboxes],
@@ -289,7 +295,7 @@ impl<'a> Side<'a> {
     }
 
     /// Expand the best open node. `other` is the opposite side's table, for meeting.
-    fn expand(&mut self, other: &Table) -> Step {
+    fn expand(&mut self, other: &Table, budget: &Budget) -> Step {
         if self.table.is_full() {
             self.overflowed = true;
             return Step::Full;
@@ -306,14 +312,34 @@ impl<'a> Side<'a> {
         let depth = self.table.depth(node).saturating_add(1);
         self.set_occupied(true);
         self.reach.fill(self.board, &self.occupied, player);
-        let parent_bound = self.bound_of_parent();
-        let _ = parent_bound;
-        let box_hash = self.zobrist.of_boxes(&self.boxes);
         let forward = self.direction == Direction::Forward;
+        let restricted = forward
+            && self.switches.corral
+            && match self.corrals.analyse(self.board, &self.occupied, &self.boxes, &self.reach) {
+                Corral::Deadlock => {
+                    self.stats.dead_corral += 1;
+                    self.set_occupied(false);
+                    return Step::Expanded;
+                }
+                Corral::Only => {
+                    self.stats.corral_cuts += 1;
+                    true
+                }
+                Corral::None => false,
+            };
+        self.bound_of_parent();
+        let box_hash = self.zobrist.of_boxes(&self.boxes);
 
         let mut result = Step::Expanded;
         'boxes: for k in 0..nb {
+            // On huge maps one expansion can take longer than the margin to the deadline.
+            if nb > 64 && budget.expired(self.stats.expanded) {
+                break;
+            }
             let b = self.boxes[k];
+            if restricted && !self.corrals.allowed(b) {
+                continue;
+            }
             for d in 0..4 {
                 let to = self.board.step(b, d);
                 if to == NONE || self.occupied[to as usize] || self.dead[to as usize] {
@@ -462,7 +488,7 @@ fn search_loop(fwd: &mut Side, bwd: &mut Side, mode: Mode, budget: &Budget) -> O
             return Outcome::OutOfTime;
         }
         if fwd_active {
-            match fwd.expand(&bwd.table) {
+            match fwd.expand(&bwd.table, budget) {
                 Step::Expanded => {}
                 Step::Met { own, other } => return Outcome::Solved(join(&fwd.table, own, &bwd.table, other)),
                 Step::Exhausted if !fwd.overflowed => return Outcome::Unsolvable,
@@ -470,7 +496,7 @@ fn search_loop(fwd: &mut Side, bwd: &mut Side, mode: Mode, budget: &Budget) -> O
             }
         }
         if bwd_active {
-            match bwd.expand(&fwd.table) {
+            match bwd.expand(&fwd.table, budget) {
                 Step::Expanded => {}
                 Step::Met { own, other } => return Outcome::Solved(join(&fwd.table, other, &bwd.table, own)),
                 Step::Exhausted if !bwd.overflowed => return Outcome::Unsolvable,

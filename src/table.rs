@@ -1,7 +1,9 @@
 //! The node store and transposition table of one search direction.
 //!
-//! Nodes live in flat arrays (key, hash, parent link, the push that made them, depth);
-//! an open-addressing index over them finds a key in about one probe. Capacity is fixed
+//! Nodes live in flat arrays (key, parent link, the push that made them, depth); an
+//! open-addressing index over them finds a key in about one probe. Each index slot holds
+//! the node number and 32 more bits of its hash, so a probe that misses never touches the
+//! key array (the costly cache miss). Capacity is fixed
 //! up front from the memory budget: when it is full the search stops growing instead of
 //! allocating. Keys are compared in full, so a hash collision can never merge two states.
 
@@ -20,12 +22,12 @@ pub struct Table {
     stride: usize,
     capacity: usize,
     keys: Vec<Cell>,
-    hashes: Vec<u64>,
+    count: usize,
     parents: Vec<u32>,
     pushes: Vec<Push>,
     depths: Vec<u16>,
-    /// 0 = empty, otherwise node index + 1.
-    slots: Vec<u32>,
+    /// 0 = empty, otherwise `(hash >> 32) << 32 | (node index + 1)`.
+    slots: Vec<u64>,
     mask: usize,
 }
 
@@ -36,22 +38,24 @@ pub enum Probe {
 }
 
 impl Table {
-    /// Bytes one node costs across all arrays, including its share of the index and of the
-    /// open list (`extra` bytes charged by the caller).
+    /// Bytes one node costs: key, parent, push, depth, two index slots, and an open-list
+    /// entry (charged here so the caller's budget covers the whole search).
     pub fn bytes_per_node(stride: usize) -> usize {
-        stride * 2 + 8 + 4 + 4 + 2 + 2 * 4 + 8
+        stride * 2 + 4 + 4 + 2 + 2 * 8 + 8
     }
 
     /// A table for keys of `stride` cells that will use at most about `bytes` bytes.
     pub fn with_budget(stride: usize, bytes: usize) -> Table {
         let capacity = (bytes / Self::bytes_per_node(stride)).clamp(16, (u32::MAX / 2) as usize);
-        let slot_count = (capacity * 2).next_power_of_two();
+        // Load factor at most 3/4; rounding up to a power of two costs at most 5 bytes
+        // per node more than budgeted.
+        let slot_count = (capacity * 4 / 3 + 1).next_power_of_two();
         Table {
             stride,
             capacity,
             // Reserved, not touched: the OS maps pages only as nodes arrive.
             keys: Vec::with_capacity(capacity * stride),
-            hashes: Vec::with_capacity(capacity),
+            count: 0,
             parents: Vec::with_capacity(capacity),
             pushes: Vec::with_capacity(capacity),
             depths: Vec::with_capacity(capacity),
@@ -61,7 +65,7 @@ impl Table {
     }
 
     pub fn len(&self) -> usize {
-        self.hashes.len()
+        self.count
     }
 
     pub fn is_full(&self) -> bool {
@@ -91,15 +95,18 @@ impl Table {
     }
 
     pub fn probe(&self, key: &[Cell], hash: u64) -> Probe {
+        let tag = hash & 0xFFFF_FFFF_0000_0000;
         let mut s = (hash as usize) & self.mask;
         loop {
             let v = self.slots[s];
             if v == 0 {
                 return Probe::Vacant(s);
             }
-            let i = v - 1;
-            if self.hashes[i as usize] == hash && self.key(i) == key {
-                return Probe::Found(i);
+            if v & 0xFFFF_FFFF_0000_0000 == tag {
+                let i = (v as u32) - 1;
+                if self.key(i) == key {
+                    return Probe::Found(i);
+                }
             }
             s = (s + 1) & self.mask;
         }
@@ -127,11 +134,11 @@ impl Table {
         }
         let i = self.len() as u32;
         self.keys.extend_from_slice(key);
-        self.hashes.push(hash);
+        self.count += 1;
         self.parents.push(parent);
         self.pushes.push(push);
         self.depths.push(depth);
-        self.slots[slot] = i + 1;
+        self.slots[slot] = (hash & 0xFFFF_FFFF_0000_0000) | (i as u64 + 1);
         Some(i)
     }
 

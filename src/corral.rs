@@ -1,0 +1,202 @@
+//! PI-corral pruning and the corral deadlocks it finds (forward search only).
+//!
+//! A corral is a connected area of free floor the player cannot reach; its barrier is the
+//! boxes next to it. While no barrier box moves, the corral stays closed, and pushes
+//! elsewhere cannot touch it. If every barrier box can only ever go into the corral (I)
+//! and every such push is possible now or never (P), then any solution can be reordered
+//! to start with one of those pushes. So when such a corral still has work in it (an
+//! empty goal, or a barrier box off its goal), only its pushes need be generated; and if
+//! it has none, the position is dead.
+//!
+//! The checks are conservative: a push blocked only by a box that might move counts as a
+//! possible push, which simply disqualifies the corral.
+
+use crate::board::{Board, Cell, NONE};
+use crate::reach::Reach;
+
+pub enum Corral {
+    /// No PI-corral: generate every push.
+    None,
+    /// Generate only pushes of boxes marked by `Corrals::allowed`.
+    Only,
+    /// A PI-corral needs work and has no push: the position is a deadlock.
+    Deadlock,
+}
+
+pub struct Corrals {
+    /// Component number per cell for free, unreachable floor; 0 = none.
+    label: Vec<u32>,
+    stack: Vec<Cell>,
+    /// Barrier boxes of the component under test, and of the best corral found.
+    barrier: Vec<Cell>,
+    best: Vec<Cell>,
+    allowed: Vec<bool>,
+    goal_in: Vec<bool>,
+}
+
+impl Corrals {
+    pub fn new(cells: usize) -> Corrals {
+        Corrals {
+            label: vec![0; cells],
+            stack: Vec::new(),
+            barrier: Vec::new(),
+            best: Vec::new(),
+            allowed: vec![false; cells],
+            goal_in: Vec::new(),
+        }
+    }
+
+    #[inline]
+    pub fn allowed(&self, b: Cell) -> bool {
+        self.allowed[b as usize]
+    }
+
+    /// Find the PI-corral with the fewest pushes in the position given by `occupied`
+    /// (boxes), `boxes`, and the player's area in `reach`.
+    pub fn analyse(&mut self, board: &Board, occupied: &[bool], boxes: &[Cell], reach: &Reach) -> Corral {
+        for &b in &self.best {
+            self.allowed[b as usize] = false;
+        }
+        self.best.clear();
+        // Label the unreachable free areas.
+        self.label.iter_mut().for_each(|l| *l = 0);
+        self.goal_in.clear();
+        self.goal_in.push(false);
+        let mut count = 0u32;
+        for c in 0..board.n as Cell {
+            if occupied[c as usize] || reach.reached(c) || self.label[c as usize] != 0 {
+                continue;
+            }
+            count += 1;
+            let mut goal = false;
+            self.label[c as usize] = count;
+            self.stack.push(c);
+            while let Some(x) = self.stack.pop() {
+                goal |= board.is_goal[x as usize];
+                for &t in &board.nbr[x as usize] {
+                    if t != NONE && !occupied[t as usize] && self.label[t as usize] == 0 {
+                        self.label[t as usize] = count;
+                        self.stack.push(t);
+                    }
+                }
+            }
+            self.goal_in.push(goal);
+        }
+        if count == 0 {
+            return Corral::None;
+        }
+        let mut best_pushes = usize::MAX;
+        for k in 1..=count {
+            self.barrier.clear();
+            for &b in boxes {
+                if board.nbr[b as usize].iter().any(|&t| t != NONE && self.label[t as usize] == k) {
+                    self.barrier.push(b);
+                }
+            }
+            let needs_work =
+                self.goal_in[k as usize] || self.barrier.iter().any(|&b| !board.is_goal[b as usize]);
+            if !needs_work {
+                continue;
+            }
+            if let Some(pushes) = self.pi_pushes(board, occupied, reach, k) {
+                if pushes < best_pushes {
+                    best_pushes = pushes;
+                    std::mem::swap(&mut self.best, &mut self.barrier);
+                    if pushes == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        if best_pushes == usize::MAX {
+            return Corral::None;
+        }
+        if best_pushes == 0 {
+            return Corral::Deadlock;
+        }
+        for &b in &self.best {
+            self.allowed[b as usize] = true;
+        }
+        Corral::Only
+    }
+
+    /// Pushes into corral `k` if it is a PI-corral, else `None`.
+    fn pi_pushes(&self, board: &Board, occupied: &[bool], reach: &Reach, k: u32) -> Option<usize> {
+        let in_corral = |c: Cell| c != NONE && !occupied[c as usize] && self.label[c as usize] == k;
+        let mut pushes = 0;
+        for &b in &self.barrier {
+            for d in 0..4 {
+                let to = board.step(b, d);
+                let from = board.step(b, d ^ 1);
+                // A wall or dead square ahead, or no room behind: never possible.
+                if to == NONE || board.dead_fwd[to as usize] || from == NONE {
+                    continue;
+                }
+                // The player would have to be inside the corral first.
+                if in_corral(from) {
+                    continue;
+                }
+                if in_corral(to) {
+                    if reach.reached(from) {
+                        pushes += 1;
+                        continue;
+                    }
+                    return None; // possible later, once something else moves
+                }
+                if occupied[to as usize] && self.barrier.contains(&to) {
+                    continue; // a barrier box cannot move before the corral opens
+                }
+                return None; // an outward push is possible now or may become so
+            }
+        }
+        Some(pushes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+
+    fn analyse(text: &str) -> (Board, Corral, Vec<bool>) {
+        let b = Board::analyse(&Level::parse(text).unwrap()).unwrap();
+        let mut occ = vec![false; b.n];
+        for &c in &b.start_boxes {
+            occ[c as usize] = true;
+        }
+        let mut reach = Reach::new(b.n);
+        reach.fill(&b, &occ, b.start_player);
+        let mut corrals = Corrals::new(b.n);
+        let v = corrals.analyse(&b, &occ, &b.start_boxes, &reach);
+        let allowed = (0..b.n).map(|c| corrals.allowed(c as Cell)).collect();
+        (b, v, allowed)
+    }
+
+    #[test]
+    fn a_closed_goal_room_restricts_pushes_to_its_door() {
+        // The goal room on the right is closed by the box in the doorway; that box can
+        // only go in, so it is the only box worth pushing.
+        let (b, v, allowed) = analyse("#########\n#@      #\n#   ##$##\n# $ #  .#\n#   #  .#\n#########\n");
+        assert!(matches!(v, Corral::Only));
+        let door = b.start_boxes[0];
+        assert!(allowed[door as usize]);
+        assert!(!allowed[b.start_boxes[1] as usize]);
+    }
+
+    #[test]
+    fn a_corral_that_can_never_be_entered_is_a_deadlock() {
+        // The goal at the right is closed off by a box with a wall behind it on the left:
+        // it can never be pushed in, so the goal stays empty forever.
+        let (_, v, _) = analyse("########\n#@  #$.#\n#     ##\n########\n");
+        assert!(matches!(v, Corral::Deadlock));
+    }
+
+    #[test]
+    fn no_corral_means_no_restriction() {
+        let (_, v, _) = analyse("#######\n#@    #\n# $ . #\n#     #\n#######\n");
+        assert!(matches!(v, Corral::None));
+        // Behind a box in a corridor lies a corral; the box can only go in: PI.
+        let (_, v, _) = analyse("#######\n#@ $ .#\n#######\n");
+        assert!(matches!(v, Corral::Only));
+    }
+}

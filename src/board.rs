@@ -11,6 +11,8 @@ pub type Cell = u16;
 pub const NONE: Cell = u16::MAX;
 /// An unreachable distance.
 pub const FAR: u16 = u16::MAX;
+/// Above this many cells the side-connectivity pass (quadratic) is skipped.
+const PLAYER_AWARE_MAX_CELLS: usize = 4000;
 
 /// Directions in the order U, D, L, R; `d ^ 1` is the opposite direction.
 pub const DIRS: [char; 4] = ['U', 'D', 'L', 'R'];
@@ -146,8 +148,16 @@ impl Board {
 
     /// One distance row per source cell. `towards`: distances of boxes *to* the source
     /// (found by pulling from it); otherwise distances *from* the source (by pushing).
-    /// A lone box is assumed, with the player able to get to any side that is floor.
+    /// A lone box is assumed; on maps small enough the player must walk around it.
     fn distance_tables(&self, sources: &[Cell], towards: bool) -> Vec<u16> {
+        if self.n <= PLAYER_AWARE_MAX_CELLS {
+            let sides = self.side_links();
+            let mut out = Vec::with_capacity(sources.len() * self.n);
+            for &src in sources {
+                out.extend(self.player_aware_row(&sides, src, towards));
+            }
+            return out;
+        }
         let n = self.n;
         let mut out = vec![FAR; sources.len() * n];
         let mut queue: Vec<Cell> = Vec::with_capacity(n);
@@ -176,6 +186,89 @@ impl Board {
             }
         }
         out
+    }
+
+    /// For every cell, which of its four sides the player can walk between when a box
+    /// stands on it: `links[c][s]` is a bit set of the sides connected to side `s`.
+    fn side_links(&self) -> Vec<[u8; 4]> {
+        let n = self.n;
+        let mut mark = vec![u32::MAX; n];
+        let mut stack = Vec::new();
+        let mut links = vec![[0u8; 4]; n];
+        let mut stamp = 0u32;
+        for c in 0..n {
+            for s in 0..4 {
+                let start = self.nbr[c][s];
+                if start == NONE || links[c][s] != 0 {
+                    continue;
+                }
+                stamp += 1;
+                mark[c] = stamp; // the box is a wall during this fill
+                mark[start as usize] = stamp;
+                stack.push(start);
+                while let Some(x) = stack.pop() {
+                    for &t in &self.nbr[x as usize] {
+                        if t != NONE && mark[t as usize] != stamp {
+                            mark[t as usize] = stamp;
+                            stack.push(t);
+                        }
+                    }
+                }
+                let mut set = 0u8;
+                for s2 in 0..4 {
+                    let t = self.nbr[c][s2];
+                    if t != NONE && mark[t as usize] == stamp {
+                        set |= 1 << s2;
+                    }
+                }
+                for s2 in 0..4 {
+                    if set & (1 << s2) != 0 {
+                        links[c][s2] = set;
+                    }
+                }
+            }
+        }
+        links
+    }
+
+    /// Distances over (box cell, player side) states by 0-1 breadth-first search, reduced
+    /// to the best side per cell. Walking around the box costs 0, a push 1.
+    fn player_aware_row(&self, links: &[[u8; 4]], src: Cell, towards: bool) -> Vec<u16> {
+        let n = self.n;
+        let mut dist = vec![FAR; n * 4];
+        let mut deque = std::collections::VecDeque::new();
+        for s in 0..4 {
+            if self.nbr[src as usize][s] != NONE {
+                dist[src as usize * 4 + s] = 0;
+                deque.push_back((src, s));
+            }
+        }
+        while let Some((x, s)) = deque.pop_front() {
+            let dx = dist[x as usize * 4 + s];
+            // Walk around the box to another connected side.
+            for s2 in 0..4 {
+                if links[x as usize][s] & (1 << s2) != 0 && dist[x as usize * 4 + s2] > dx {
+                    dist[x as usize * 4 + s2] = dx;
+                    deque.push_front((x, s2));
+                }
+            }
+            // One push: backward it undoes a push made from side s, forward it makes one.
+            let (y, player) = if towards {
+                let y = self.step(x, s);
+                (y, if y == NONE { NONE } else { self.step(y, s) })
+            } else {
+                (self.step(x, s ^ 1), x)
+            };
+            if y == NONE || player == NONE {
+                continue;
+            }
+            let slot = y as usize * 4 + s;
+            if dist[slot] > dx + 1 {
+                dist[slot] = dx + 1;
+                deque.push_back((y, s));
+            }
+        }
+        (0..n).map(|c| (0..4).map(|s| dist[c * 4 + s]).min().unwrap_or(FAR)).collect()
     }
 
     /// Grid column and row (0-based) of a compact cell.

@@ -19,9 +19,11 @@ usage:
   harness SET... [--solver CMD]... [--label NAME]... [--time-limit S] [--jobs N]
                  [--filter SUBSTR] [--limit N] [--csv FILE] [--plot FILE.svg]
                  [--plot-scale log|linear] [--title TEXT] [--markdown FILE]
+                 [--within LIST]
   harness --compare A.csv B.csv [--plot FILE.svg] [--plot-scale log|linear]
                  [--time-limit S] [--title TEXT]
-  harness splice DOC.md SNIPPET.md
+  harness within LIST FILE.csv... [--tsv]
+  harness splice DOC.md SNIPPET.md [--marker NAME]
   harness --help
 
 Runs each solver on every map of every SET, one process per map, map on
@@ -47,9 +49,15 @@ replayed by the harness's own simulator.
   --plot-scale X    x axis of the plot: log (default) or linear
   --title TEXT      plot title
   --markdown FILE   write the summary table as markdown
+  --within LIST     also count, per set and solver, the maps solved within
+                    each of these seconds, e.g. 5,11,15 (summary and markdown)
   --compare A B     compare two CSV files: maps gained/lost, time ratios
-  splice DOC SNIP   replace the text between <!-- bench:begin --> and
-                    <!-- bench:end --> in DOC with the contents of SNIP
+  within LIST CSV.. the --within table from CSV files written by --csv (any
+                    number of solvers/labels), as markdown on stdout; --tsv
+                    prints tab-separated lines for scripts instead
+  splice DOC SNIP   replace the text between <!-- NAME:begin --> and
+                    <!-- NAME:end --> in DOC with the contents of SNIP;
+                    NAME is 'bench' unless --marker NAME is given
 
 Statuses: solved, wrong (illegal moves or boxes left off goals), unsolved
 (exit 1, or exit 0 without an answer), timeout, crash (signal), bad-exit.
@@ -72,6 +80,7 @@ struct Options {
     title: Option<String>,
     markdown: Option<PathBuf>,
     compare: Option<(PathBuf, PathBuf)>,
+    within: Option<Vec<f64>>,
 }
 
 const DEFAULT_TIME_LIMIT: f64 = 11.0;
@@ -130,6 +139,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
             }
             "--title" => o.title = Some(value("a title")?),
             "--markdown" => o.markdown = Some(value("a file")?.into()),
+            "--within" => o.within = Some(report::parse_limits(&value("a list of seconds")?)?),
             "--compare" => {
                 let a = value("two CSV files")?;
                 let b = args.get(i).cloned().ok_or("--compare needs two CSV files")?;
@@ -140,7 +150,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         }
     }
     if o.compare.is_some() {
-        if !o.sets.is_empty() || !o.solvers.is_empty() || o.csv.is_some() || o.markdown.is_some() {
+        if !o.sets.is_empty() || !o.solvers.is_empty() || o.csv.is_some() || o.markdown.is_some() || o.within.is_some() {
             return Err("--compare takes two CSV files and only --plot/--plot-scale/--time-limit/--title".into());
         }
     } else if o.sets.is_empty() {
@@ -160,6 +170,8 @@ fn main() -> ExitCode {
     }
     let result = if args[0] == "splice" {
         splice_command(&args[1..])
+    } else if args[0] == "within" {
+        within_command(&args[1..])
     } else {
         match parse_args(&args) {
             Ok(o) if o.compare.is_some() => compare_command(&o),
@@ -184,13 +196,53 @@ fn write_file(path: &Path, contents: &str) -> Result<(), String> {
 }
 
 fn splice_command(args: &[String]) -> Result<u8, String> {
-    let [doc, snippet] = args else {
-        return Err("usage: harness splice DOC.md SNIPPET.md".into());
+    const SPLICE_USAGE: &str = "usage: harness splice DOC.md SNIPPET.md [--marker NAME]";
+    let (files, marker) = match args {
+        [doc, snippet] => ([doc, snippet], report::DEFAULT_MARKER),
+        [doc, snippet, flag, name] if flag == "--marker" => ([doc, snippet], name.as_str()),
+        [doc, snippet, flag] if flag.starts_with("--marker=") => ([doc, snippet], &flag["--marker=".len()..]),
+        _ => return Err(SPLICE_USAGE.into()),
     };
+    let [doc, snippet] = files;
     let text = std::fs::read_to_string(doc).map_err(|e| format!("{}: {}", doc, e))?;
     let snip = std::fs::read_to_string(snippet).map_err(|e| format!("{}: {}", snippet, e))?;
-    let out = report::splice(&text, &snip).map_err(|e| format!("{}: {}", doc, e))?;
+    let out = report::splice(&text, &snip, marker).map_err(|e| format!("{}: {}", doc, e))?;
     write_file(Path::new(doc), &out)?;
+    Ok(0)
+}
+
+/// `harness within LIST FILE.csv... [--tsv]`: unlike `--compare`, the files
+/// may hold several solvers each (one run with four `--solver`s), or one
+/// solver per file; the rows are pooled and grouped by set and label.
+fn within_command(args: &[String]) -> Result<u8, String> {
+    const WITHIN_USAGE: &str = "usage: harness within LIST FILE.csv... [--tsv]   (LIST like 5,11,15)";
+    let tsv = args.iter().any(|a| a == "--tsv");
+    let rest: Vec<&String> = args.iter().filter(|a| *a != "--tsv").collect();
+    if let Some(bad) = rest.iter().find(|a| a.starts_with("--")) {
+        return Err(format!("unknown option {}\n{}", bad, WITHIN_USAGE));
+    }
+    let [list, files @ ..] = rest.as_slice() else {
+        return Err(WITHIN_USAGE.into());
+    };
+    if files.is_empty() {
+        return Err(format!("no CSV file given\n{}", WITHIN_USAGE));
+    }
+    let limits = report::parse_limits(list)?;
+    let mut rows = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {}", file, e))?;
+        rows.extend(report::parse_csv(&text).map_err(|e| format!("{}: {}", file, e))?);
+    }
+    report::check_unique(&rows)?;
+    if rows.is_empty() {
+        return Err("the CSV files hold no rows".into());
+    }
+    let ws = report::within(&rows, &limits);
+    if tsv {
+        print!("{}", report::within_tsv(&ws, &limits));
+    } else {
+        print!("{}", report::within_markdown(&ws, &limits));
+    }
     Ok(0)
 }
 
@@ -224,6 +276,10 @@ fn solver_labels(commands: &[String], labels: &[String], default_used: bool) -> 
 
 fn run_command(o: &Options) -> Result<u8, String> {
     let limit = o.time_limit.unwrap_or(DEFAULT_TIME_LIMIT);
+    // A column beyond the kill limit would silently equal the limit's count.
+    if let Some(w) = o.within.iter().flatten().copied().find(|&w| w > limit) {
+        eprintln!("harness: warning: --within {} s is above the time limit {} s; that column counts only maps solved within {} s", w, limit, limit);
+    }
     let mut sets = Vec::new();
     for path in &o.sets {
         let mut set = collection::load(path)?;
@@ -314,6 +370,10 @@ fn run_command(o: &Options) -> Result<u8, String> {
 
     let summaries = report::summarize(&rows);
     print!("\n{}", report::format_summary(&summaries));
+    let within = o.within.as_ref().map(|limits| (limits, report::within(&rows, limits)));
+    if let Some((limits, ws)) = &within {
+        print!("\nsolved within each limit:\n{}", report::format_within(ws, limits));
+    }
     if commands.len() > 1 {
         let base: Vec<Row> = rows.iter().filter(|r| r.solver == labels[0]).cloned().collect();
         for label in &labels[1..] {
@@ -337,12 +397,16 @@ fn run_command(o: &Options) -> Result<u8, String> {
         eprintln!("harness: wrote {}", path.display());
     }
     if let Some(path) = &o.markdown {
-        let md = format!(
+        let mut md = format!(
             "{}\nTime limit {} s per map, {} job(s) in parallel; times are wall-clock seconds of solved maps, peak = max RSS.\n",
             report::markdown(&summaries),
             limit,
             o.jobs
         );
+        if let Some((limits, ws)) = &within {
+            md.push('\n');
+            md.push_str(&report::within_markdown(ws, limits));
+        }
         write_file(path, &md)?;
         eprintln!("harness: wrote {}", path.display());
     }
@@ -438,6 +502,8 @@ mod tests {
         assert_eq!((o.time_limit, o.jobs, o.limit), (Some(2.5), 3, Some(5)));
         assert_eq!(o.filter.as_deref(), Some("test01"));
         assert_eq!(o.plot_scale, Some(plot::Scale::Linear));
+        let o = parse_args(&args(&["s", "--within", "5,11,15", "--markdown=t.md"])).unwrap();
+        assert_eq!(o.within, Some(vec![5.0, 11.0, 15.0]));
     }
 
     #[test]
@@ -449,6 +515,8 @@ mod tests {
         assert!(parse_args(&args(&["s", "--solver"])).is_err());
         assert!(parse_args(&args(&["--compare", "a.csv"])).is_err());
         assert!(parse_args(&args(&["--compare", "a.csv", "b.csv", "set"])).is_err());
+        assert!(parse_args(&args(&["--compare", "a.csv", "b.csv", "--within", "5"])).is_err());
+        assert!(parse_args(&args(&["s", "--within", "5,x"])).is_err());
         let o = parse_args(&args(&["--compare", "a.csv", "b.csv", "--plot", "p.svg"])).unwrap();
         assert_eq!(o.compare, Some((PathBuf::from("a.csv"), PathBuf::from("b.csv"))));
     }

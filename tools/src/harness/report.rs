@@ -205,9 +205,10 @@ fn summarize_group(set: &str, solver: &str, rows: &[&Row]) -> Summary {
     }
 }
 
-/// One summary per (set, solver) in order of first appearance, followed by
-/// an "(all)" line per solver when there is more than one set.
-pub fn summarize(rows: &[Row]) -> Vec<Summary> {
+/// Rows grouped per (set, solver) in order of first appearance, followed by
+/// an "(all)" group per solver when there is more than one set, so every
+/// table built on it reads the same way.
+fn groups(rows: &[Row]) -> Vec<(String, String, Vec<&Row>)> {
     let mut keys: Vec<(&str, &str)> = Vec::new();
     for r in rows {
         let key = (r.set.as_str(), r.solver.as_str());
@@ -215,32 +216,36 @@ pub fn summarize(rows: &[Row]) -> Vec<Summary> {
             keys.push(key);
         }
     }
-    let mut out: Vec<Summary> = keys
+    let mut out: Vec<(String, String, Vec<&Row>)> = keys
         .iter()
         .map(|&(set, solver)| {
-            let group: Vec<&Row> = rows.iter().filter(|r| r.set == set && r.solver == solver).collect();
-            summarize_group(set, solver, &group)
+            let group = rows.iter().filter(|r| r.set == set && r.solver == solver).collect();
+            (set.to_string(), solver.to_string(), group)
         })
         .collect();
-    let sets = keys.iter().map(|k| k.0).fold(Vec::new(), |mut v, s| {
-        if !v.contains(&s) {
-            v.push(s)
+    let mut sets: Vec<&str> = Vec::new();
+    let mut solvers: Vec<&str> = Vec::new();
+    for &(set, solver) in &keys {
+        if !sets.contains(&set) {
+            sets.push(set);
         }
-        v
-    });
+        if !solvers.contains(&solver) {
+            solvers.push(solver);
+        }
+    }
     if sets.len() > 1 {
-        let mut solvers: Vec<&str> = Vec::new();
-        for &(_, solver) in &keys {
-            if !solvers.contains(&solver) {
-                solvers.push(solver);
-            }
-        }
         for solver in solvers {
-            let group: Vec<&Row> = rows.iter().filter(|r| r.solver == solver).collect();
-            out.push(summarize_group("(all)", solver, &group));
+            let group = rows.iter().filter(|r| r.solver == solver).collect();
+            out.push(("(all)".to_string(), solver.to_string(), group));
         }
     }
     out
+}
+
+/// One summary per (set, solver) in order of first appearance, followed by
+/// an "(all)" line per solver when there is more than one set.
+pub fn summarize(rows: &[Row]) -> Vec<Summary> {
+    groups(rows).iter().map(|(set, solver, group)| summarize_group(set, solver, group)).collect()
 }
 
 fn secs(v: Option<f64>) -> String {
@@ -249,6 +254,32 @@ fn secs(v: Option<f64>) -> String {
 
 fn mb(kb: u64) -> String {
     format!("{:.1}", kb as f64 / 1024.0)
+}
+
+/// Aligns a table for the terminal: the first `text_cols` columns
+/// left-aligned, the numbers after them right-aligned.
+fn align(table: &[Vec<String>], text_cols: usize) -> String {
+    let columns = table.iter().map(|r| r.len()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| table.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in table {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(c, cell)| {
+                if c < text_cols {
+                    format!("{:<w$}", cell, w = widths[c])
+                } else {
+                    format!("{:>w$}", cell, w = widths[c])
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 /// Plain-text table for the terminal.
@@ -271,27 +302,7 @@ pub fn format_summary(summaries: &[Summary]) -> String {
             mb(s.peak_kb),
         ]);
     }
-    let widths: Vec<usize> = (0..header.len())
-        .map(|c| table.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for row in &table {
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(c, cell)| {
-                // Text columns left-aligned, numbers right-aligned.
-                if c < 2 {
-                    format!("{:<w$}", cell, w = widths[c])
-                } else {
-                    format!("{:>w$}", cell, w = widths[c])
-                }
-            })
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
+    align(&table, 2)
 }
 
 fn md_cell(s: &str) -> String {
@@ -322,6 +333,157 @@ pub fn markdown(summaries: &[Summary]) -> String {
             s.total_s,
             mb(s.peak_kb)
         );
+    }
+    out
+}
+
+// ---------------------------------------------------------------- within
+
+/// Maps solved within each of several time limits, the measure of tables
+/// that report one run at several limits (e.g. "solved within 5 / 11 / 15 s").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Within {
+    pub set: String,
+    pub solver: String,
+    pub maps: usize,
+    /// One count per limit, in the order the limits were given.
+    pub solved: Vec<usize>,
+    /// Median wall time of the maps solved within the largest limit, so it
+    /// describes the same maps as the last count even when the run itself
+    /// allowed longer.
+    pub median_s: Option<f64>,
+}
+
+/// Parse a comma-separated list of limits in seconds, e.g. "5,11,15".
+pub fn parse_limits(text: &str) -> Result<Vec<f64>, String> {
+    let limits = text
+        .split(',')
+        .map(|p| p.trim().parse::<f64>().ok().filter(|s| *s > 0.0 && s.is_finite()))
+        .collect::<Option<Vec<f64>>>()
+        .ok_or_else(|| format!("bad limit list {:?} (want seconds like 5,11,15)", text))?;
+    Ok(limits)
+}
+
+/// A solved row counts for a limit when its wall time is at or below it; a
+/// run killed by the harness never counts, whatever its time.
+pub fn within(rows: &[Row], limits: &[f64]) -> Vec<Within> {
+    let largest = limits.iter().copied().fold(0.0, f64::max);
+    groups(rows)
+        .into_iter()
+        .map(|(set, solver, group)| {
+            let times: Vec<f64> = group.iter().filter(|r| r.status == Status::Solved).map(|r| r.wall_s).collect();
+            let counted: Vec<f64> = times.iter().copied().filter(|&t| t <= largest).collect();
+            Within {
+                set,
+                solver,
+                maps: group.len(),
+                solved: limits.iter().map(|&l| times.iter().filter(|&&t| t <= l).count()).collect(),
+                median_s: median(&counted),
+            }
+        })
+        .collect()
+}
+
+/// Rows gathered from several CSV files must not hold the same map twice
+/// for one solver, or it would be counted twice.
+pub fn check_unique(rows: &[Row]) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    for r in rows {
+        if !seen.insert((r.set.as_str(), r.map.as_str(), r.solver.as_str())) {
+            return Err(format!("map {}/{} appears twice for solver {:?}", r.set, r.map, r.solver));
+        }
+    }
+    Ok(())
+}
+
+fn limit_header(limit: f64) -> String {
+    format!("within {} s", limit)
+}
+
+/// The set column is only worth its space when there are several sets, which
+/// is exactly when `groups` adds "(all)" lines.
+fn several_sets(ws: &[Within]) -> bool {
+    ws.iter().any(|w| w.set == "(all)")
+}
+
+/// Plain-text table for the terminal.
+pub fn format_within(ws: &[Within], limits: &[f64]) -> String {
+    let with_set = several_sets(ws);
+    let mut header: Vec<String> = Vec::new();
+    if with_set {
+        header.push("set".into());
+    }
+    header.extend(["solver".to_string(), "maps".to_string()]);
+    header.extend(limits.iter().map(|&l| limit_header(l)));
+    header.push("median s".into());
+    let mut table = vec![header];
+    for w in ws {
+        let mut line: Vec<String> = Vec::new();
+        if with_set {
+            line.push(w.set.clone());
+        }
+        line.extend([w.solver.clone(), w.maps.to_string()]);
+        line.extend(w.solved.iter().map(|n| n.to_string()));
+        line.push(secs(w.median_s));
+        table.push(line);
+    }
+    align(&table, if with_set { 2 } else { 1 })
+}
+
+/// Markdown version, with a note on what the median covers.
+pub fn within_markdown(ws: &[Within], limits: &[f64]) -> String {
+    let with_set = several_sets(ws);
+    let mut out = String::from("|");
+    if with_set {
+        out.push_str(" set |");
+    }
+    out.push_str(" solver | maps |");
+    for &l in limits {
+        let _ = write!(out, " {} |", limit_header(l));
+    }
+    out.push_str(" median s |\n|");
+    let text_cols = if with_set { 2 } else { 1 };
+    for c in 0..text_cols + limits.len() + 2 {
+        out.push_str(if c < text_cols { " --- |" } else { " ---: |" });
+    }
+    out.push('\n');
+    for w in ws {
+        out.push('|');
+        if with_set {
+            let set = if w.set == "(all)" { "**all**".to_string() } else { format!("`{}`", md_cell(&w.set)) };
+            let _ = write!(out, " {} |", set);
+        }
+        let _ = write!(out, " `{}` | {} |", md_cell(&w.solver), w.maps);
+        for n in &w.solved {
+            let _ = write!(out, " {} |", n);
+        }
+        let _ = writeln!(out, " {} |", secs(w.median_s));
+    }
+    let largest = limits.iter().copied().fold(0.0, f64::max);
+    let _ = writeln!(
+        out,
+        "\nCounts are maps solved (answer verified) with a wall time at or below each limit; median s is over the maps solved within {} s.",
+        largest
+    );
+    out
+}
+
+/// Tab-separated, one line per group, for scripts: set, solver, maps, one
+/// count per limit, median seconds (empty when nothing was solved).
+pub fn within_tsv(ws: &[Within], limits: &[f64]) -> String {
+    // Tabs or newlines inside a label would shift the columns.
+    let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
+    let mut out = String::from("set\tsolver\tmaps");
+    for &l in limits {
+        let _ = write!(out, "\twithin_{}", l);
+    }
+    out.push_str("\tmedian_s\n");
+    for w in ws {
+        let _ = write!(out, "{}\t{}\t{}", clean(&w.set), clean(&w.solver), w.maps);
+        for n in &w.solved {
+            let _ = write!(out, "\t{}", n);
+        }
+        let _ = writeln!(out, "\t{}", w.median_s.map(|m| format!("{:.3}", m)).unwrap_or_default());
     }
     out
 }
@@ -433,18 +595,26 @@ pub fn format_comparison(c: &Comparison, a: &[Row], b: &[Row], label_a: &str, la
 
 // ---------------------------------------------------------------- splice
 
-pub const BEGIN_MARK: &str = "<!-- bench:begin -->";
-pub const END_MARK: &str = "<!-- bench:end -->";
+/// Marker name used by `make bench`; other sections of a document use their
+/// own names (`<!-- paper:begin -->` ...).
+pub const DEFAULT_MARKER: &str = "bench";
 
-/// Replace whatever lies between the bench markers of `doc` with `snippet`,
-/// keeping the markers so the next run can find them again.
-pub fn splice(doc: &str, snippet: &str) -> Result<String, String> {
-    let begin = doc.find(BEGIN_MARK).ok_or_else(|| format!("marker {} not found", BEGIN_MARK))?;
-    let after_begin = begin + BEGIN_MARK.len();
+/// Replace whatever lies between `<!-- NAME:begin -->` and `<!-- NAME:end -->`
+/// in `doc` with `snippet`, keeping the markers so the next run can find
+/// them again.
+pub fn splice(doc: &str, snippet: &str, name: &str) -> Result<String, String> {
+    // A name with spaces or '-->' could never match, or match something else.
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(format!("bad marker name {:?} (letters, digits, '-', '_')", name));
+    }
+    let begin_mark = format!("<!-- {}:begin -->", name);
+    let end_mark = format!("<!-- {}:end -->", name);
+    let begin = doc.find(&begin_mark).ok_or_else(|| format!("marker {} not found", begin_mark))?;
+    let after_begin = begin + begin_mark.len();
     let end = doc[after_begin..]
-        .find(END_MARK)
+        .find(&end_mark)
         .map(|e| after_begin + e)
-        .ok_or_else(|| format!("marker {} not found after {}", END_MARK, BEGIN_MARK))?;
+        .ok_or_else(|| format!("marker {} not found after {}", end_mark, begin_mark))?;
     let mut out = String::with_capacity(doc.len() + snippet.len());
     out.push_str(&doc[..after_begin]);
     out.push('\n');
@@ -566,11 +736,89 @@ mod tests {
     #[test]
     fn splice_replaces_between_markers_only() {
         let doc = "# Bench\nintro\n<!-- bench:begin -->\nold table\n<!-- bench:end -->\nfooter\n";
-        let out = splice(doc, "\nnew table\n\n").unwrap();
+        let out = splice(doc, "\nnew table\n\n", DEFAULT_MARKER).unwrap();
         assert_eq!(out, "# Bench\nintro\n<!-- bench:begin -->\nnew table\n<!-- bench:end -->\nfooter\n");
         // Idempotent: splicing again gives the same document.
-        assert_eq!(splice(&out, "new table").unwrap(), out);
-        assert!(splice("no markers", "x").is_err());
-        assert!(splice("<!-- bench:end --> <!-- bench:begin -->", "x").is_err());
+        assert_eq!(splice(&out, "new table", "bench").unwrap(), out);
+        assert!(splice("no markers", "x", "bench").is_err());
+        assert!(splice("<!-- bench:end --> <!-- bench:begin -->", "x", "bench").is_err());
+    }
+
+    #[test]
+    fn splice_touches_only_the_named_section() {
+        let doc = "<!-- paper:begin -->\nold p\n<!-- paper:end -->\n<!-- bench:begin -->\nold b\n<!-- bench:end -->\n";
+        let out = splice(doc, "new p", "paper").unwrap();
+        assert_eq!(out, "<!-- paper:begin -->\nnew p\n<!-- paper:end -->\n<!-- bench:begin -->\nold b\n<!-- bench:end -->\n");
+        assert_eq!(splice(&out, "new b", "bench").unwrap(), out.replace("old b", "new b"));
+        assert!(splice(doc, "x", "other").unwrap_err().contains("<!-- other:begin -->"));
+        assert!(splice(doc, "x", "pa per").is_err());
+        assert!(splice(doc, "x", "").is_err());
+    }
+
+    #[test]
+    fn limits_parse() {
+        assert_eq!(parse_limits("5,11,15").unwrap(), [5.0, 11.0, 15.0]);
+        assert_eq!(parse_limits(" 0.5 , 14.8").unwrap(), [0.5, 14.8]);
+        for bad in ["", "5,,15", "5;11", "0", "-1", "inf", "NaN", "x"] {
+            assert!(parse_limits(bad).is_err(), "{:?}", bad);
+        }
+    }
+
+    #[test]
+    fn within_counts_solved_maps_at_or_below_each_limit() {
+        let rows = vec![
+            row("k", "1", "A*", Status::Solved, 0.2),
+            row("k", "2", "A*", Status::Solved, 5.0), // exactly at a limit: counts
+            row("k", "3", "A*", Status::Solved, 5.5),
+            row("k", "4", "A*", Status::Solved, 12.0),
+            row("k", "5", "A*", Status::Timeout, 3.0), // never counts, even if fast
+            row("k", "6", "A*", Status::Solved, 20.0), // beyond the largest limit
+            row("k", "1", "bfs", Status::Unsolved, 1.0),
+            row("k", "2", "bfs", Status::Wrong, 1.0),
+        ];
+        let ws = within(&rows, &[5.0, 11.0, 15.0]);
+        assert_eq!(ws.len(), 2);
+        assert_eq!((ws[0].solver.as_str(), ws[0].maps), ("A*", 6));
+        assert_eq!(ws[0].solved, [2, 3, 4]);
+        // Median over 0.2, 5.0, 5.5, 12.0 only: the 20 s map is outside.
+        assert_eq!(ws[0].median_s, Some(5.25));
+        assert_eq!((ws[1].solved.clone(), ws[1].median_s), (vec![0, 0, 0], None));
+        // Limits are columns in the order given.
+        assert_eq!(within(&rows, &[15.0, 5.0])[0].solved, [4, 2]);
+
+        let md = within_markdown(&ws, &[5.0, 11.0, 15.0]);
+        assert!(md.starts_with("| solver | maps | within 5 s | within 11 s | within 15 s | median s |\n| --- | ---: |"), "{}", md);
+        assert!(md.contains("| `A*` | 6 | 2 | 3 | 4 | 5.250 |"), "{}", md);
+        assert!(md.contains("| `bfs` | 2 | 0 | 0 | 0 | - |"), "{}", md);
+        let tsv = within_tsv(&ws, &[5.0, 11.0, 15.0]);
+        assert_eq!(tsv.lines().next(), Some("set\tsolver\tmaps\twithin_5\twithin_11\twithin_15\tmedian_s"));
+        assert_eq!(tsv.lines().nth(1), Some("k\tA*\t6\t2\t3\t4\t5.250"));
+        assert_eq!(tsv.lines().nth(2), Some("k\tbfs\t2\t0\t0\t0\t"));
+        let text = format_within(&ws, &[5.0, 11.0, 15.0]);
+        assert!(text.lines().next().unwrap().starts_with("solver  maps  within 5 s"), "{}", text);
+    }
+
+    #[test]
+    fn within_adds_set_column_and_totals_for_several_sets() {
+        let rows = vec![
+            row("a", "1", "s", Status::Solved, 1.0),
+            row("b", "1", "s", Status::Solved, 7.0),
+            row("b", "2", "s", Status::Timeout, 15.0),
+        ];
+        let ws = within(&rows, &[5.0, 15.0]);
+        let got: Vec<(&str, usize, Vec<usize>)> = ws.iter().map(|w| (w.set.as_str(), w.maps, w.solved.clone())).collect();
+        assert_eq!(got, vec![("a", 1, vec![1, 1]), ("b", 2, vec![0, 1]), ("(all)", 3, vec![1, 2])]);
+        let md = within_markdown(&ws, &[5.0, 15.0]);
+        assert!(md.contains("| **all** | `s` | 3 | 1 | 2 | 4.000 |"), "{}", md);
+        assert!(format_within(&ws, &[5.0, 15.0]).starts_with("set    solver"));
+    }
+
+    #[test]
+    fn duplicate_maps_per_solver_are_rejected() {
+        let a = row("k", "1", "s", Status::Solved, 1.0);
+        let other_solver = row("k", "1", "t", Status::Solved, 1.0);
+        assert!(check_unique(&[a.clone(), other_solver]).is_ok());
+        let err = check_unique(&[a.clone(), a]).unwrap_err();
+        assert!(err.contains("k/1") && err.contains("\"s\""), "{}", err);
     }
 }

@@ -10,6 +10,7 @@ mod budget;
 mod corral;
 mod deadlock;
 mod level;
+mod packing;
 mod reach;
 mod search;
 mod solution;
@@ -46,6 +47,8 @@ OPTIONS:
         --no-freeze            turn off freeze-deadlock pruning
         --no-matching          use nearest-goal sums instead of the matching bound
         --no-corral            turn off PI-corral pruning and corral deadlocks
+        --no-goal-macro        turn off goal-room macros (packing order)
+        --no-strict-rooms      let boxes enter goal rooms out of packing order
     -h, --help                 print this help
     -V, --version              print the version
 
@@ -112,6 +115,8 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
             "--no-freeze" => cli.options.switches.freeze = false,
             "--no-matching" => cli.options.switches.matching = false,
             "--no-corral" => cli.options.switches.corral = false,
+            "--no-goal-macro" => cli.options.switches.goal_macro = false,
+            "--no-strict-rooms" => cli.options.switches.strict_rooms = false,
             _ => return Err(format!("unknown option {:?} (see --help)", a)),
         }
         i += 1;
@@ -188,8 +193,8 @@ fn print_stats(r: &solver::Report, budget: &Budget) {
     eprintln!("cells {}  boxes {}  time {:.3} s", r.cells, r.boxes, budget.elapsed());
     for (name, s) in [("forward", &r.forward), ("backward", &r.backward)] {
         eprintln!(
-            "{:<8} expanded {:>9}  generated {:>9}  duplicates {:>9}  dead: freeze {:>8} matching {:>8} corral {:>8}  corral cuts {:>8}  stored {:>9}/{}",
-            name, s.expanded, s.generated, s.duplicates, s.dead_freeze, s.dead_matching, s.dead_corral, s.corral_cuts, s.stored, s.capacity
+            "{:<8} expanded {:>9}  generated {:>9}  duplicates {:>9}  dead: freeze {:>8} matching {:>8} corral {:>8}  corral cuts {:>8}  macros {:>8}  stored {:>9}/{}",
+            name, s.expanded, s.generated, s.duplicates, s.dead_freeze, s.dead_matching, s.dead_corral, s.corral_cuts, s.macros, s.stored, s.capacity
         );
     }
     if let Verdict::Solved(m) = &r.verdict {

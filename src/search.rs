@@ -11,6 +11,7 @@ use crate::bound::{Matching, IMPOSSIBLE};
 use crate::budget::Budget;
 use crate::corral::{Corral, Corrals};
 use crate::deadlock::Freeze;
+use crate::packing::{BoxPath, Packing};
 use crate::reach::Reach;
 use crate::state::{move_box, Zobrist};
 use crate::table::{Probe, Push, Table, NO_PARENT};
@@ -42,11 +43,15 @@ pub struct Switches {
     pub freeze: bool,
     pub matching: bool,
     pub corral: bool,
+    pub goal_macro: bool,
+    /// Enforce the packing order: boxes enter ordered rooms only by macro and stay.
+    /// Incomplete: an exhausted search proves nothing.
+    pub strict_rooms: bool,
 }
 
 impl Default for Switches {
     fn default() -> Self {
-        Switches { freeze: true, matching: true, corral: true }
+        Switches { freeze: true, matching: true, corral: true, goal_macro: true, strict_rooms: true }
     }
 }
 
@@ -59,6 +64,7 @@ pub struct Stats {
     pub dead_matching: u64,
     pub dead_corral: u64,
     pub corral_cuts: u64,
+    pub macros: u64,
     pub stored: usize,
     pub capacity: usize,
 }
@@ -110,10 +116,26 @@ impl BucketQueue {
     }
 }
 
+/// A child about to be stored: box `slot` of the parent moves from `from` to `to`, the
+/// player ends on `player`.
+#[derive(Clone, Copy)]
+struct Child {
+    node: u32,
+    slot: usize,
+    from: Cell,
+    to: Cell,
+    player: Cell,
+    push: Push,
+    depth: u16,
+    box_hash: u64,
+}
+
 /// One direction of search with its table, open list and scratch buffers.
 pub struct Side<'a> {
     board: &'a Board,
     zobrist: &'a Zobrist,
+    packing: &'a Packing,
+    box_path: BoxPath,
     pub direction: Direction,
     priority: Priority,
     switches: Switches,
@@ -135,6 +157,8 @@ pub struct Side<'a> {
     key: Vec<Cell>,
     /// Set once a child had to be dropped for lack of room: exhaustion then proves nothing.
     pub overflowed: bool,
+    /// Set once a child was dropped by an incomplete rule: exhaustion then proves nothing.
+    pub incomplete: bool,
     pub stats: Stats,
 }
 
@@ -142,6 +166,7 @@ impl<'a> Side<'a> {
     pub fn new(
         board: &'a Board,
         zobrist: &'a Zobrist,
+        packing: &'a Packing,
         direction: Direction,
         priority: Priority,
         switches: Switches,
@@ -157,6 +182,8 @@ impl<'a> Side<'a> {
         Side {
             board,
             zobrist,
+            packing,
+            box_path: BoxPath::new(board.n),
             direction,
             priority,
             switches,
@@ -176,6 +203,7 @@ impl<'a> Side<'a> {
             boxes: Vec::with_capacity(nboxes),
             key: Vec::with_capacity(nboxes + 1),
             overflowed: false,
+            incomplete: false,
             stats,
         }
     }
@@ -249,7 +277,7 @@ impl<'a> Side<'a> {
         match self.table.probe(&self.key, hash) {
             Probe::Found(_) => None,
             Probe::Vacant(slot) => {
-                let push = Push { from: NONE, dir: 0 };
+                let push = Push { from: NONE, dir: 0, to: NONE };
                 let node = self.table.insert_at(slot, &self.key, hash, NO_PARENT, push, 0)?;
                 self.open.push(self.priority_of(h, 0), node);
                 Some(node)
@@ -357,70 +385,129 @@ impl<'a> Side<'a> {
                 if !forward && (after == NONE || self.occupied[after as usize]) {
                     continue;
                 }
-                self.occupied[b as usize] = false;
-                self.occupied[to as usize] = true;
-                let frozen = forward
-                    && self.switches.freeze
-                    && self.freeze.is_deadlock(self.board, &self.occupied, to);
-                let norm = if frozen { 0 } else { self.child_reach.fill(self.board, &self.occupied, after) };
-                self.occupied[b as usize] = true;
-                self.occupied[to as usize] = false;
-                if frozen {
-                    self.stats.dead_freeze += 1;
-                    continue;
-                }
-
-                self.key.clear();
-                self.key.extend_from_slice(&self.boxes);
-                move_box(&mut self.key[..nb], k, to);
-                self.key.push(norm);
-                let hash = box_hash
-                    ^ self.zobrist.boxes[b as usize]
-                    ^ self.zobrist.boxes[to as usize]
-                    ^ self.zobrist.player[norm as usize];
-                let slot = match self.table.probe(&self.key, hash) {
-                    Probe::Found(_) => {
-                        self.stats.duplicates += 1;
+                if forward && self.switches.freeze {
+                    self.occupied[b as usize] = false;
+                    self.occupied[to as usize] = true;
+                    let frozen = self.freeze.is_deadlock(self.board, &self.occupied, to);
+                    self.occupied[b as usize] = true;
+                    self.occupied[to as usize] = false;
+                    if frozen {
+                        self.stats.dead_freeze += 1;
                         continue;
                     }
-                    Probe::Vacant(s) => s,
-                };
-                let h = if self.switches.matching {
-                    self.fill_row(to);
-                    self.child_match.solve_changed_row(&self.parent_match, k, &self.row)
-                } else {
-                    let mut child_boxes = self.boxes.clone();
-                    child_boxes[k] = to;
-                    self.nearest_sum(&child_boxes)
-                };
-                if h >= IMPOSSIBLE {
-                    self.stats.dead_matching += 1;
+                }
+                let strict = forward && self.switches.strict_rooms;
+                if strict && self.packing.in_strict_room(b) {
+                    self.incomplete = true; // a box placed in an ordered room stays
                     continue;
                 }
+                let enters_room = strict && self.packing.in_strict_room(to);
                 // Stored in forward terms: backward, the pull to -> after is the push back.
                 let push = if forward {
-                    Push { from: b, dir: d as u8 }
+                    Push { from: b, dir: d as u8, to }
                 } else {
-                    Push { from: to, dir: (d ^ 1) as u8 }
+                    Push { from: to, dir: (d ^ 1) as u8, to: b }
                 };
-                let child = match self.table.insert_at(slot, &self.key, hash, node, push, depth) {
-                    Some(c) => c,
-                    None => {
-                        self.overflowed = true;
-                        result = Step::Full;
+                let child = Child { node, slot: k, from: b, to, player: after, push, depth, box_hash };
+                let plain_allowed =
+                    !enters_room || self.packing.next_goal(self.packing.room[to as usize], &self.occupied) == Some(to);
+                if plain_allowed {
+                    if let Some(step) = self.emit(&child, other) {
+                        result = step;
                         break 'boxes;
                     }
-                };
-                self.stats.generated += 1;
-                self.open.push(self.priority_of(h, depth), child);
-                if let Some(o) = other.find(&self.key, hash) {
-                    result = Step::Met { own: child, other: o };
-                    break 'boxes;
+                } else {
+                    self.incomplete = true;
+                }
+                if forward && (self.switches.goal_macro || enters_room) {
+                    if let Some(step) = self.goal_macro(&child, other) {
+                        result = step;
+                        break 'boxes;
+                    }
                 }
             }
         }
         self.set_occupied(false);
         result
+    }
+
+    /// Store a child unless it is a duplicate or a matching deadlock; `Some` ends the
+    /// expansion (the sides met, or the table is full).
+    fn emit(&mut self, c: &Child, other: &Table) -> Option<Step> {
+        let nb = self.nboxes;
+        self.occupied[c.from as usize] = false;
+        self.occupied[c.to as usize] = true;
+        let norm = self.child_reach.fill(self.board, &self.occupied, c.player);
+        self.occupied[c.from as usize] = true;
+        self.occupied[c.to as usize] = false;
+
+        self.key.clear();
+        self.key.extend_from_slice(&self.boxes);
+        move_box(&mut self.key[..nb], c.slot, c.to);
+        self.key.push(norm);
+        let hash = c.box_hash
+            ^ self.zobrist.boxes[c.from as usize]
+            ^ self.zobrist.boxes[c.to as usize]
+            ^ self.zobrist.player[norm as usize];
+        let slot = match self.table.probe(&self.key, hash) {
+            Probe::Found(_) => {
+                self.stats.duplicates += 1;
+                return None;
+            }
+            Probe::Vacant(s) => s,
+        };
+        let h = if self.switches.matching {
+            self.fill_row(c.to);
+            self.child_match.solve_changed_row(&self.parent_match, c.slot, &self.row)
+        } else {
+            let mut child_boxes = self.boxes.clone();
+            child_boxes[c.slot] = c.to;
+            self.nearest_sum(&child_boxes)
+        };
+        if h >= IMPOSSIBLE {
+            self.stats.dead_matching += 1;
+            return None;
+        }
+        let child = match self.table.insert_at(slot, &self.key, hash, c.node, c.push, c.depth) {
+            Some(i) => i,
+            None => {
+                self.overflowed = true;
+                return Some(Step::Full);
+            }
+        };
+        self.stats.generated += 1;
+        self.open.push(self.priority_of(h, c.depth), child);
+        other.find(&self.key, hash).map(|o| Step::Met { own: child, other: o })
+    }
+
+    /// A push that brings a box into a goal room from outside may carry it on to the
+    /// room's next goal in packing order: an extra child, the plain push stays too.
+    fn goal_macro(&mut self, c: &Child, other: &Table) -> Option<Step> {
+        let room = self.packing.room[c.to as usize];
+        if room == 0 || self.packing.room[c.from as usize] == room {
+            return None;
+        }
+        self.occupied[c.from as usize] = false;
+        let target = self.packing.next_goal(room, &self.occupied);
+        let path = match target {
+            Some(t) if t != c.to => {
+                let rooms = &self.packing.room;
+                self.box_path.push_path(self.board, &self.occupied, c.to, c.from, t, |x| rooms[x as usize] == room)
+            }
+            _ => None,
+        };
+        self.occupied[c.from as usize] = true;
+        let path = path?;
+        let last = *path.last()?;
+        self.stats.macros += 1;
+        let child = Child {
+            to: last.to,
+            player: last.from,
+            push: Push { to: last.to, ..c.push },
+            depth: c.depth.saturating_add(path.len() as u16),
+            ..*c
+        };
+        self.emit(&child, other)
     }
 
     fn finish_stats(&mut self) {
@@ -443,6 +530,7 @@ fn join(forward: &Table, f: u32, backward: &Table, b: u32) -> Vec<Push> {
 /// Run one strategy under the budget. Returns the outcome and both sides' statistics.
 pub fn run(
     board: &Board,
+    packing: &Packing,
     mode: Mode,
     priority: Priority,
     switches: Switches,
@@ -456,8 +544,8 @@ pub fn run(
         Mode::Forward => (budget.memory_bytes, small),
         Mode::Backward => (small, budget.memory_bytes),
     };
-    let mut fwd = Side::new(board, &zobrist, Direction::Forward, priority, switches, fwd_mem);
-    let mut bwd = Side::new(board, &zobrist, Direction::Backward, priority, switches, bwd_mem);
+    let mut fwd = Side::new(board, &zobrist, packing, Direction::Forward, priority, switches, fwd_mem);
+    let mut bwd = Side::new(board, &zobrist, packing, Direction::Backward, priority, switches, bwd_mem);
     bwd.add_solved_roots();
     let root = fwd.add_root(&board.start_boxes, board.start_player);
     let outcome = match root {
@@ -491,7 +579,7 @@ fn search_loop(fwd: &mut Side, bwd: &mut Side, mode: Mode, budget: &Budget) -> O
             match fwd.expand(&bwd.table, budget) {
                 Step::Expanded => {}
                 Step::Met { own, other } => return Outcome::Solved(join(&fwd.table, own, &bwd.table, other)),
-                Step::Exhausted if !fwd.overflowed => return Outcome::Unsolvable,
+                Step::Exhausted if !fwd.overflowed && !fwd.incomplete => return Outcome::Unsolvable,
                 Step::Exhausted | Step::Full => fwd_active = false,
             }
         }

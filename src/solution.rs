@@ -3,6 +3,7 @@
 
 use crate::board::{Board, Cell, DIRS, NONE};
 use crate::level::Level;
+use crate::packing::{BoxPath, Packing};
 use crate::table::Push;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,8 +12,38 @@ pub struct Move {
     pub push: bool,
 }
 
-/// Turn pushes into moves. Fails only if the plan is inconsistent (a bug upstream).
-pub fn assemble(board: &Board, pushes: &[Push]) -> Result<Vec<Move>, String> {
+/// Turn a plan into single pushes: a goal macro (`to` beyond the next cell) is searched
+/// again exactly as the search found it, the same room cells allowed.
+fn unfold(board: &Board, packing: &Packing, plan: &[Push]) -> Result<Vec<Push>, String> {
+    let mut occupied = vec![false; board.n];
+    for &b in &board.start_boxes {
+        occupied[b as usize] = true;
+    }
+    let mut path = BoxPath::new(board.n);
+    let mut out = Vec::with_capacity(plan.len());
+    for (step, &p) in plan.iter().enumerate() {
+        let next = board.step(p.from, p.dir as usize);
+        if next == NONE || p.to as usize >= board.n || !occupied[p.from as usize] || occupied[next as usize] {
+            return Err(format!("push {} of the plan is not legal", step + 1));
+        }
+        let first = Push { to: next, ..p };
+        out.push(first);
+        occupied[p.from as usize] = false;
+        if p.to != next {
+            let room = packing.room[p.to as usize];
+            let rest = path
+                .push_path(board, &occupied, next, p.from, p.to, |x| packing.room[x as usize] == room)
+                .ok_or_else(|| format!("macro {} of the plan cannot be repeated", step + 1))?;
+            out.extend(rest);
+        }
+        occupied[p.to as usize] = true;
+    }
+    Ok(out)
+}
+
+/// Turn a plan into moves. Fails only if the plan is inconsistent (a bug upstream).
+pub fn assemble(board: &Board, packing: &Packing, plan: &[Push]) -> Result<Vec<Move>, String> {
+    let pushes = unfold(board, packing, plan)?;
     let n = board.n;
     let mut occupied = vec![false; n];
     for &b in &board.start_boxes {
@@ -128,9 +159,14 @@ mod tests {
         let (l, b) = level("######\n#@   #\n# $ .#\n######\n");
         let boxc = b.start_boxes[0];
         // Push the box right twice.
-        let p1 = Push { from: boxc, dir: 3 };
-        let p2 = Push { from: b.step(boxc, 3), dir: 3 };
-        let moves = assemble(&b, &[p1, p2]).unwrap();
+        let p1 = Push { from: boxc, dir: 3, to: b.step(boxc, 3) };
+        let p2 = Push { from: b.step(boxc, 3), dir: 3, to: b.step(b.step(boxc, 3), 3) };
+        let packing = Packing::analyse(&b);
+        let moves = assemble(&b, &packing, &[p1, p2]).unwrap();
+        assert_eq!(format(&moves, false), "DRR");
+        // The same two pushes as one macro give the same moves.
+        let m = Push { from: boxc, dir: 3, to: b.step(b.step(boxc, 3), 3) };
+        let moves = assemble(&b, &packing, &[m]).unwrap();
         assert_eq!(format(&moves, false), "DRR");
         assert_eq!(format(&moves, true), "dRR");
         replay(&l, &moves).unwrap();
@@ -151,7 +187,7 @@ mod tests {
     #[test]
     fn an_impossible_plan_is_an_error_not_a_panic() {
         let (_, b) = level("######\n#@   #\n# $ .#\n######\n");
-        let bad = Push { from: b.start_boxes[0], dir: 0 };
-        assert!(assemble(&b, &[bad]).is_err());
+        let bad = Push { from: b.start_boxes[0], dir: 0, to: NONE };
+        assert!(assemble(&b, &Packing::analyse(&b), &[bad]).is_err());
     }
 }

@@ -4,6 +4,7 @@
 use crate::board::Board;
 use crate::budget::Budget;
 use crate::level::Level;
+use crate::packing::Packing;
 use crate::search::{self, Mode, Outcome, Priority, Stats, Switches};
 use crate::solution::{self, Move};
 
@@ -60,11 +61,12 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
         report.verdict = Verdict::Solved(Vec::new());
         return report;
     }
-    let (outcome, fwd, bwd) = search::run(&board, options.mode, options.priority, options.switches, budget);
+    let packing = Packing::analyse(&board);
+    let (outcome, fwd, bwd) = search::run(&board, &packing, options.mode, options.priority, options.switches, budget);
     report.forward = fwd;
     report.backward = bwd;
     report.verdict = match outcome {
-        Outcome::Solved(pushes) => match solution::assemble(&board, &pushes) {
+        Outcome::Solved(pushes) => match solution::assemble(&board, &packing, &pushes) {
             Ok(moves) => match solution::replay(level, &moves) {
                 Ok(()) => Verdict::Solved(moves),
                 Err(e) => Verdict::Internal(format!("the plan failed its replay: {}", e)),

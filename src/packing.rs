@@ -1,0 +1,354 @@
+//! Goal rooms, their packing order, and the goal macro.
+//!
+//! Goals that touch each other form a room. Boxes must usually enter a room deepest goal
+//! first, or they block the goals behind them. The order is found backwards: start with
+//! the room full and repeatedly take out the box that leaves most easily (pulled out of
+//! the room by a player coming from outside, the other boxes standing still); the
+//! reverse of that is the filling order. During search, a box pushed into a room may be
+//! carried straight on to the room's next goal in that order: one macro edge of several
+//! pushes, found by a small box-and-player search (`BoxPath`).
+
+use crate::board::{Board, Cell, NONE};
+use crate::table::Push;
+
+/// Rooms larger than this are left without an order (the analysis is quadratic).
+const MAX_ROOM: usize = 64;
+
+pub struct Packing {
+    /// Room number per cell (goals only), 0 = none.
+    pub room: Vec<u16>,
+    /// Filling order per room (index = room number - 1); empty if none was found.
+    pub order: Vec<Vec<Cell>>,
+    /// Rooms whose order is trusted enough to be enforced: two or more goals, an order
+    /// found, and no box inside at the start.
+    pub strict: Vec<bool>,
+}
+
+impl Packing {
+    pub fn analyse(board: &Board) -> Packing {
+        let n = board.n;
+        let mut room = vec![0u16; n];
+        let mut rooms: Vec<Vec<Cell>> = Vec::new();
+        for &g in &board.goals {
+            if room[g as usize] != 0 {
+                continue;
+            }
+            let id = rooms.len() as u16 + 1;
+            let mut cells = vec![g];
+            room[g as usize] = id;
+            let mut i = 0;
+            while i < cells.len() {
+                let c = cells[i];
+                i += 1;
+                for &t in &board.nbr[c as usize] {
+                    if t != NONE && board.is_goal[t as usize] && room[t as usize] == 0 {
+                        room[t as usize] = id;
+                        cells.push(t);
+                    }
+                }
+            }
+            cells.sort_unstable();
+            rooms.push(cells);
+        }
+        let mut path = BoxPath::new(n);
+        let order: Vec<Vec<Cell>> = rooms
+            .iter()
+            .enumerate()
+            .map(|(i, cells)| {
+                if cells.len() < 2 || cells.len() > MAX_ROOM {
+                    cells.clone()
+                } else {
+                    fill_order(board, &room, (i + 1) as u16, cells, &mut path).unwrap_or_default()
+                }
+            })
+            .collect();
+        let strict = order
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                o.len() >= 2 && !board.start_boxes.iter().any(|&b| room[b as usize] == (i + 1) as u16)
+            })
+            .collect();
+        Packing { room, order, strict }
+    }
+
+    /// Is `cell` a goal of a room whose order is enforced?
+    #[inline]
+    pub fn in_strict_room(&self, cell: Cell) -> bool {
+        let r = self.room[cell as usize];
+        r != 0 && self.strict[r as usize - 1]
+    }
+
+    /// The first goal of `room` (1-based) in filling order that has no box yet.
+    pub fn next_goal(&self, room: u16, occupied: &[bool]) -> Option<Cell> {
+        self.order[room as usize - 1].iter().copied().find(|&g| !occupied[g as usize])
+    }
+}
+
+/// Take boxes out of a full room one by one; the reverse is the filling order.
+fn fill_order(board: &Board, room: &[u16], id: u16, cells: &[Cell], path: &mut BoxPath) -> Option<Vec<Cell>> {
+    let mut occupied = vec![false; board.n];
+    for &g in cells {
+        occupied[g as usize] = true;
+    }
+    let outside: Vec<Cell> = (0..board.n as Cell).filter(|&c| room[c as usize] != id).collect();
+    let mut left: Vec<Cell> = cells.to_vec();
+    let mut removed = Vec::with_capacity(cells.len());
+    while !left.is_empty() {
+        let mut best: Option<(usize, usize)> = None; // (pulls, index in left)
+        for (i, &g) in left.iter().enumerate() {
+            occupied[g as usize] = false;
+            let pulls = path.extract(board, &occupied, g, &outside, |c| room[c as usize] == id);
+            occupied[g as usize] = true;
+            if let Some(p) = pulls {
+                if best.map_or(true, |(bp, _)| p < bp) {
+                    best = Some((p, i));
+                }
+            }
+        }
+        let (_, i) = best?;
+        let g = left.remove(i);
+        occupied[g as usize] = false;
+        removed.push(g);
+    }
+    removed.reverse();
+    Some(removed)
+}
+
+/// Small searches over (box cell, player side) states for one moving box, the other
+/// boxes standing still. Scratch buffers are reused between calls.
+pub struct BoxPath {
+    seen: Vec<u32>,
+    stamp: u32,
+    parent: Vec<(u32, Push)>,
+    queue: Vec<u32>,
+    mark: Vec<u32>,
+    mark_stamp: u32,
+    stack: Vec<Cell>,
+}
+
+impl BoxPath {
+    pub fn new(cells: usize) -> BoxPath {
+        BoxPath {
+            seen: vec![0; cells * 4],
+            stamp: 0,
+            parent: vec![(0, Push { from: NONE, dir: 0, to: NONE }); cells * 4],
+            queue: Vec::new(),
+            mark: vec![0; cells],
+            mark_stamp: 0,
+            stack: Vec::new(),
+        }
+    }
+
+    fn next_stamp(stamp: &mut u32, arr: &mut [u32]) -> u32 {
+        *stamp = stamp.wrapping_add(1);
+        if *stamp == 0 {
+            arr.iter_mut().for_each(|x| *x = 0);
+            *stamp = 1;
+        }
+        *stamp
+    }
+
+    /// Flood the player's area from `seeds`, with boxes and `wall` blocking.
+    fn flood(&mut self, board: &Board, occupied: &[bool], wall: Cell, seeds: &[Cell]) {
+        let m = Self::next_stamp(&mut self.mark_stamp, &mut self.mark);
+        self.stack.clear();
+        for &s in seeds {
+            if s != wall && !occupied[s as usize] && self.mark[s as usize] != m {
+                self.mark[s as usize] = m;
+                self.stack.push(s);
+            }
+        }
+        while let Some(c) = self.stack.pop() {
+            for &t in &board.nbr[c as usize] {
+                if t != NONE && t != wall && !occupied[t as usize] && self.mark[t as usize] != m {
+                    self.mark[t as usize] = m;
+                    self.stack.push(t);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn reached(&self, c: Cell) -> bool {
+        c != NONE && self.mark[c as usize] == self.mark_stamp
+    }
+
+    /// Pushes moving the box on `from` to `target`, the player starting on `player`, the
+    /// box staying on cells where `allowed` holds. Fewest pushes first.
+    pub fn push_path(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        from: Cell,
+        player: Cell,
+        target: Cell,
+        allowed: impl Fn(Cell) -> bool,
+    ) -> Option<Vec<Push>> {
+        let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
+        self.queue.clear();
+        // The start is a pseudo-state: the player's real position, not a side.
+        let start = from as u32 * 4 + 4;
+        self.expand_pushes(board, occupied, from, &[player], st, start, &allowed);
+        let mut head = 0;
+        while head < self.queue.len() {
+            let s = self.queue[head];
+            head += 1;
+            let (x, side) = ((s / 4) as Cell, (s % 4) as usize);
+            if x == target {
+                let mut out = Vec::new();
+                let mut cur = s;
+                while cur != start {
+                    let (p, push) = self.parent[cur as usize];
+                    out.push(push);
+                    cur = p;
+                }
+                out.reverse();
+                return Some(out);
+            }
+            let stand = board.step(x, side);
+            self.expand_pushes(board, occupied, x, &[stand], st, s, &allowed);
+        }
+        None
+    }
+
+    fn expand_pushes(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        x: Cell,
+        seeds: &[Cell],
+        st: u32,
+        from_state: u32,
+        allowed: &impl Fn(Cell) -> bool,
+    ) {
+        self.flood(board, occupied, x, seeds);
+        for d in 0..4 {
+            let behind = board.step(x, d ^ 1);
+            let to = board.step(x, d);
+            if to == NONE || occupied[to as usize] || !allowed(to) || !self.reached(behind) {
+                continue;
+            }
+            // After pushing in direction d the player stands on side d^1 of the box.
+            let s = to as u32 * 4 + (d ^ 1) as u32;
+            if self.seen[s as usize] != st {
+                self.seen[s as usize] = st;
+                self.parent[s as usize] = (from_state, Push { from: x, dir: d as u8, to });
+                self.queue.push(s);
+            }
+        }
+    }
+
+    /// Fewest pulls taking the box on `from` to a cell outside the room (`inside` false),
+    /// the player coming from any of the `outside` cells.
+    pub fn extract(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        from: Cell,
+        outside: &[Cell],
+        inside: impl Fn(Cell) -> bool,
+    ) -> Option<usize> {
+        let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
+        self.flood(board, occupied, from, outside);
+        let mut frontier = self.pull_children(board, occupied, from, st);
+        let mut level = 1;
+        while !frontier.is_empty() {
+            let mut next = Vec::new();
+            for s in frontier {
+                let (x, side) = ((s / 4) as Cell, (s % 4) as usize);
+                if !inside(x) {
+                    return Some(level);
+                }
+                let stand = board.step(x, side);
+                self.flood(board, occupied, x, &[stand]);
+                next.extend(self.pull_children(board, occupied, x, st));
+            }
+            frontier = next;
+            level += 1;
+        }
+        None
+    }
+
+    /// Pull moves of the box on `x` with the player's area already flooded.
+    fn pull_children(&mut self, board: &Board, occupied: &[bool], x: Cell, st: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        for d in 0..4 {
+            let p = board.step(x, d);
+            if !self.reached(p) {
+                continue;
+            }
+            let beyond = board.step(p, d);
+            if beyond == NONE || occupied[beyond as usize] || beyond == x {
+                continue;
+            }
+            // Box to p, player to beyond: the player is on side d of the box.
+            let s = p as u32 * 4 + d as u32;
+            if self.seen[s as usize] != st {
+                self.seen[s as usize] = st;
+                out.push(s);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+
+    fn board(text: &str) -> Board {
+        Board::analyse(&Level::parse(text).unwrap()).unwrap()
+    }
+
+    fn cell(b: &Board, x: usize, y: usize) -> Cell {
+        b.grid_of.iter().position(|&g| g == y * b.width + x).unwrap() as Cell
+    }
+
+    #[test]
+    fn a_dead_end_room_fills_from_the_back() {
+        // Three goals in a corridor closed on the right: the far one first.
+        let b = board("########\n#@ $$$ #\n#   ...#\n###    #\n########\n");
+        let p = Packing::analyse(&b);
+        let room = p.room[cell(&b, 4, 2) as usize];
+        assert!(room > 0);
+        let order = &p.order[room as usize - 1];
+        assert_eq!(order.len(), 3);
+        // The goals can be left in any order here (open below), so just check it is full.
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, vec![cell(&b, 4, 2), cell(&b, 5, 2), cell(&b, 6, 2)]);
+
+        let b = board("##########\n#@ $$$...#\n##########\n");
+        let p = Packing::analyse(&b);
+        let order = &p.order[0];
+        assert_eq!(order, &vec![cell(&b, 8, 1), cell(&b, 7, 1), cell(&b, 6, 1)]);
+        let mut occ = vec![false; b.n];
+        occ[cell(&b, 8, 1) as usize] = true;
+        assert_eq!(p.next_goal(1, &occ), Some(cell(&b, 7, 1)));
+    }
+
+    #[test]
+    fn push_path_follows_the_player() {
+        // Move the box from (2,2) to (5,1): right along row 2, then up needs the player below.
+        let b = board("#######\n#    .#\n#@$   #\n#     #\n#######\n");
+        let occ = vec![false; b.n];
+        let mut bp = BoxPath::new(b.n);
+        let path = bp
+            .push_path(&b, &occ, cell(&b, 2, 2), cell(&b, 1, 2), cell(&b, 5, 1), |_| true)
+            .unwrap();
+        assert_eq!(path.len(), 4);
+        assert_eq!(path.last().unwrap().to, cell(&b, 5, 1));
+        // Consecutive pushes chain.
+        for w in path.windows(2) {
+            assert_eq!(w[0].to, w[1].from);
+        }
+        // A target behind a wall of boxes is out of reach.
+        let b = board("#######\n#@$ $.#\n###.###\n#######\n");
+        let mut occ = vec![false; b.n];
+        occ[cell(&b, 4, 1) as usize] = true;
+        let mut bp = BoxPath::new(b.n);
+        assert!(bp.push_path(&b, &occ, cell(&b, 2, 1), cell(&b, 1, 1), cell(&b, 5, 1), |_| true).is_none());
+    }
+}

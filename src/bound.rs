@@ -39,10 +39,33 @@ impl Matching {
 
     /// Solve from scratch; returns the total cost (>= IMPOSSIBLE means no perfect matching).
     pub fn solve(&mut self) -> i32 {
+        let n = self.n;
         self.u.iter_mut().for_each(|x| *x = 0);
-        self.v.iter_mut().for_each(|x| *x = 0);
         self.col_row.iter_mut().for_each(|x| *x = 0);
-        for i in 1..=self.n {
+        // Column reduction: each column's minimum as its potential keeps every reduced
+        // cost non-negative, and a column's minimum row, if still free, is a tight pair.
+        // Most boxes have a goal of their own, so few rows are left to augment.
+        let mut row_done = std::mem::take(&mut self.used);
+        row_done.iter_mut().for_each(|x| *x = false);
+        for j in 1..=n {
+            let (mut best, mut arg) = (i32::MAX, 0);
+            for i in 1..=n {
+                let c = self.cost[(i - 1) * n + (j - 1)];
+                if c < best {
+                    best = c;
+                    arg = i;
+                }
+            }
+            self.v[j] = best;
+            if !row_done[arg] {
+                row_done[arg] = true;
+                self.col_row[j] = arg;
+            }
+        }
+        self.v[0] = 0;
+        let left: Vec<usize> = (1..=n).filter(|&i| !row_done[i]).collect();
+        self.used = row_done;
+        for i in left {
             self.insert_row(i);
         }
         self.total()

@@ -24,6 +24,20 @@ impl Budget {
         Budget { start, deadline: start + Duration::from_secs(1_000_000), memory_bytes, node_limit: Some(limit) }
     }
 
+    /// A budget for one phase of a portfolio: `fraction` of what is left (time or nodes).
+    pub fn share(&self, fraction: f64, expansions_so_far: u64) -> Budget {
+        let now = Instant::now();
+        let left = self.deadline.saturating_duration_since(now);
+        Budget {
+            start: self.start,
+            deadline: now + left.mul_f64(fraction.clamp(0.0, 1.0)),
+            memory_bytes: self.memory_bytes,
+            node_limit: self
+                .node_limit
+                .map(|n| (n.saturating_sub(expansions_so_far) as f64 * fraction.clamp(0.0, 1.0)) as u64),
+        }
+    }
+
     #[inline]
     pub fn expired(&self, expansions: u64) -> bool {
         match self.node_limit {
@@ -34,5 +48,21 @@ impl Budget {
 
     pub fn elapsed(&self) -> f64 {
         self.start.elapsed().as_secs_f64()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_share_ends_before_the_whole() {
+        let whole = Budget::new(Instant::now(), 10.0, 1 << 20);
+        let half = whole.share(0.5, 0);
+        assert!(half.deadline < whole.deadline);
+        assert!(half.deadline > Instant::now() + Duration::from_secs(4));
+        let nodes = Budget::nodes(1000, 1 << 20).share(0.25, 200);
+        assert_eq!(nodes.node_limit, Some(200));
+        assert!(nodes.expired(200) && !nodes.expired(199));
     }
 }

@@ -185,6 +185,7 @@ fn main() -> ExitCode {
         Verdict::NoSolution(why) => fail(1, &format!("no solution exists ({})", why)),
         Verdict::OutOfTime => fail(1, &format!("no solution found within {} s", cli.time_limit)),
         Verdict::OutOfMemory => fail(1, &format!("no solution found within {} MB of memory", cli.memory_mb)),
+        Verdict::Exhausted => fail(1, "no solution found (the pruned search space is exhausted)"),
         Verdict::Internal(e) => fail(3, &format!("internal error: {}", e)),
     }
 }

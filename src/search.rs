@@ -69,6 +69,22 @@ pub struct Stats {
     pub capacity: usize,
 }
 
+impl Stats {
+    /// Fold in another phase's counts; table figures keep the largest.
+    pub fn add(&mut self, o: &Stats) {
+        self.expanded += o.expanded;
+        self.generated += o.generated;
+        self.duplicates += o.duplicates;
+        self.dead_freeze += o.dead_freeze;
+        self.dead_matching += o.dead_matching;
+        self.dead_corral += o.dead_corral;
+        self.corral_cuts += o.corral_cuts;
+        self.macros += o.macros;
+        self.stored = self.stored.max(o.stored);
+        self.capacity = self.capacity.max(o.capacity);
+    }
+}
+
 /// How a run ended. `Solved` holds the pushes from the start in forward order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -76,6 +92,8 @@ pub enum Outcome {
     Unsolvable,
     OutOfTime,
     OutOfMemory,
+    /// Every side stopped, and one was exhausted only under incomplete pruning.
+    Exhausted,
 }
 
 enum Step {
@@ -570,7 +588,7 @@ fn search_loop(fwd: &mut Side, bwd: &mut Side, mode: Mode, budget: &Budget) -> O
     let mut bwd_active = mode != Mode::Forward;
     loop {
         if !fwd_active && !bwd_active {
-            return Outcome::OutOfMemory;
+            return if fwd.overflowed || bwd.overflowed { Outcome::OutOfMemory } else { Outcome::Exhausted };
         }
         if budget.expired(fwd.stats.expanded + bwd.stats.expanded) {
             return Outcome::OutOfTime;

@@ -28,6 +28,8 @@ pub enum Verdict {
     NoSolution(String),
     OutOfTime,
     OutOfMemory,
+    /// Every search stopped under incomplete pruning without a solution.
+    Exhausted,
     /// A plan failed its replay: a bug, never printed as an answer.
     Internal(String),
 }
@@ -62,9 +64,7 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
         return report;
     }
     let packing = Packing::analyse(&board);
-    let (outcome, fwd, bwd) = search::run(&board, &packing, options.mode, options.priority, options.switches, budget);
-    report.forward = fwd;
-    report.backward = bwd;
+    let outcome = portfolio(&board, &packing, options, budget, &mut report);
     report.verdict = match outcome {
         Outcome::Solved(pushes) => match solution::assemble(&board, &packing, &pushes) {
             Ok(moves) => match solution::replay(level, &moves) {
@@ -76,6 +76,40 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
         Outcome::Unsolvable => Verdict::NoSolution("the search space is exhausted".into()),
         Outcome::OutOfTime => Verdict::OutOfTime,
         Outcome::OutOfMemory => Verdict::OutOfMemory,
+        Outcome::Exhausted => Verdict::Exhausted,
     };
     report
+}
+
+/// Share of the budget for the first phase, which enforces the goal rooms' packing order.
+const STRICT_SHARE: f64 = 0.6;
+
+/// The searches in order. First the packing order is enforced, which solves goal-room
+/// levels fast but may be wrong for a level; then a plain search with fresh tables gets
+/// the rest of the budget. A proof of unsolvability from either phase is final.
+fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
+    if options.switches.strict_rooms && packing.strict.iter().any(|&s| s) {
+        let first = budget.share(STRICT_SHARE, 0);
+        let outcome = phase(board, packing, options, options.switches, &first, report);
+        if matches!(outcome, Outcome::Solved(_) | Outcome::Unsolvable) {
+            return outcome;
+        }
+    }
+    let used = report.forward.expanded + report.backward.expanded;
+    let plain = Switches { strict_rooms: false, ..options.switches };
+    phase(board, packing, options, plain, &budget.share(1.0, used), report)
+}
+
+fn phase(
+    board: &Board,
+    packing: &Packing,
+    options: &Options,
+    switches: Switches,
+    budget: &Budget,
+    report: &mut Report,
+) -> Outcome {
+    let (outcome, fwd, bwd) = search::run(board, packing, options.mode, options.priority, switches, budget);
+    report.forward.add(&fwd);
+    report.backward.add(&bwd);
+    outcome
 }

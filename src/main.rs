@@ -49,6 +49,7 @@ OPTIONS:
         --no-corral            turn off PI-corral pruning and corral deadlocks
         --no-goal-macro        turn off goal-room macros (packing order)
         --no-strict-rooms      let boxes enter goal rooms out of packing order
+        --no-tunnel-macro      push boxes through tunnels one step at a time
     -h, --help                 print this help
     -V, --version              print the version
 
@@ -117,6 +118,7 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
             "--no-corral" => cli.options.switches.corral = false,
             "--no-goal-macro" => cli.options.switches.goal_macro = false,
             "--no-strict-rooms" => cli.options.switches.strict_rooms = false,
+            "--no-tunnel-macro" => cli.options.switches.tunnel_macro = false,
             _ => return Err(format!("unknown option {:?} (see --help)", a)),
         }
         i += 1;

@@ -132,7 +132,7 @@ impl BoxPath {
         BoxPath {
             seen: vec![0; cells * 4],
             stamp: 0,
-            parent: vec![(0, Push { from: NONE, dir: 0, to: NONE }); cells * 4],
+            parent: vec![(0, Push::step(NONE, 0, NONE)); cells * 4],
             queue: Vec::new(),
             mark: vec![0; cells],
             mark_stamp: 0,
@@ -233,7 +233,7 @@ impl BoxPath {
             let s = to as u32 * 4 + (d ^ 1) as u32;
             if self.seen[s as usize] != st {
                 self.seen[s as usize] = st;
-                self.parent[s as usize] = (from_state, Push { from: x, dir: d as u8, to });
+                self.parent[s as usize] = (from_state, Push::step(x, d as u8, to));
                 self.queue.push(s);
             }
         }

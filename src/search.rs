@@ -14,7 +14,7 @@ use crate::deadlock::Freeze;
 use crate::packing::{BoxPath, Packing};
 use crate::reach::Reach;
 use crate::state::{move_box, Zobrist};
-use crate::table::{Probe, Push, Table, NO_PARENT};
+use crate::table::{Probe, Push, Table, Via, NO_PARENT};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
@@ -44,6 +44,8 @@ pub struct Switches {
     pub matching: bool,
     pub corral: bool,
     pub goal_macro: bool,
+    /// Push on through one-wide tunnels in one move. Incomplete (skips the states inside).
+    pub tunnel_macro: bool,
     /// Enforce the packing order: boxes enter ordered rooms only by macro and stay.
     /// Incomplete: an exhausted search proves nothing.
     pub strict_rooms: bool,
@@ -51,7 +53,7 @@ pub struct Switches {
 
 impl Default for Switches {
     fn default() -> Self {
-        Switches { freeze: true, matching: true, corral: true, goal_macro: true, strict_rooms: true }
+        Switches { freeze: true, matching: true, corral: true, goal_macro: true, tunnel_macro: true, strict_rooms: true }
     }
 }
 
@@ -295,7 +297,7 @@ impl<'a> Side<'a> {
         match self.table.probe(&self.key, hash) {
             Probe::Found(_) => None,
             Probe::Vacant(slot) => {
-                let push = Push { from: NONE, dir: 0, to: NONE };
+                let push = Push::step(NONE, 0, NONE);
                 let node = self.table.insert_at(slot, &self.key, hash, NO_PARENT, push, 0)?;
                 self.open.push(self.priority_of(h, 0), node);
                 Some(node)
@@ -403,6 +405,18 @@ impl<'a> Side<'a> {
                 if !forward && (after == NONE || self.occupied[after as usize]) {
                     continue;
                 }
+                // Through a tunnel the box goes on until it leaves it (or meets a goal).
+                let (to, after, via) = if forward && self.switches.tunnel_macro {
+                    let (end, behind) = self.tunnel_end(b, to, d);
+                    if end != to {
+                        self.incomplete = true;
+                        (end, behind, Via::Tunnel)
+                    } else {
+                        (to, after, Via::Step)
+                    }
+                } else {
+                    (to, after, Via::Step)
+                };
                 if forward && self.switches.freeze {
                     self.occupied[b as usize] = false;
                     self.occupied[to as usize] = true;
@@ -422,9 +436,9 @@ impl<'a> Side<'a> {
                 let enters_room = strict && self.packing.in_strict_room(to);
                 // Stored in forward terms: backward, the pull to -> after is the push back.
                 let push = if forward {
-                    Push { from: b, dir: d as u8, to }
+                    Push { via, ..Push::step(b, d as u8, to) }
                 } else {
-                    Push { from: to, dir: (d ^ 1) as u8, to: b }
+                    Push::step(to, (d ^ 1) as u8, b)
                 };
                 let child = Child { node, slot: k, from: b, to, player: after, push, depth, box_hash };
                 let plain_allowed =
@@ -447,6 +461,24 @@ impl<'a> Side<'a> {
         }
         self.set_occupied(false);
         result
+    }
+
+    /// Where a box pushed from `from` onto `to` (direction `d`) leaves a tunnel, and the
+    /// cell the player then stands on. A tunnel cell is walled on both sides across the
+    /// push, for the box and for the player behind it: nothing else can happen there.
+    fn tunnel_end(&self, from: Cell, to: Cell, d: usize) -> (Cell, Cell) {
+        let board = self.board;
+        let walled = |c: Cell| board.step(c, d ^ 2) == NONE && board.step(c, d ^ 3) == NONE;
+        let (mut behind, mut at) = (from, to);
+        while !board.is_goal[at as usize] && walled(behind) && walled(at) {
+            let next = board.step(at, d);
+            if next == NONE || self.occupied[next as usize] || self.dead[next as usize] {
+                break;
+            }
+            behind = at;
+            at = next;
+        }
+        (at, behind)
     }
 
     /// Store a child unless it is a duplicate or a matching deadlock; `Some` ends the
@@ -521,7 +553,7 @@ impl<'a> Side<'a> {
         let child = Child {
             to: last.to,
             player: last.from,
-            push: Push { to: last.to, ..c.push },
+            push: Push { to: last.to, via: Via::Room, ..c.push },
             depth: c.depth.saturating_add(path.len() as u16),
             ..*c
         };

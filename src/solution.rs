@@ -4,7 +4,7 @@
 use crate::board::{Board, Cell, DIRS, NONE};
 use crate::level::Level;
 use crate::packing::{BoxPath, Packing};
-use crate::table::Push;
+use crate::table::{Push, Via};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
@@ -12,8 +12,8 @@ pub struct Move {
     pub push: bool,
 }
 
-/// Turn a plan into single pushes: a goal macro (`to` beyond the next cell) is searched
-/// again exactly as the search found it, the same room cells allowed.
+/// Turn a plan into single pushes: a tunnel is pushed straight through, a goal macro is
+/// searched again exactly as the search found it, the same room cells allowed.
 fn unfold(board: &Board, packing: &Packing, plan: &[Push]) -> Result<Vec<Push>, String> {
     let mut occupied = vec![false; board.n];
     for &b in &board.start_boxes {
@@ -26,15 +26,30 @@ fn unfold(board: &Board, packing: &Packing, plan: &[Push]) -> Result<Vec<Push>, 
         if next == NONE || p.to as usize >= board.n || !occupied[p.from as usize] || occupied[next as usize] {
             return Err(format!("push {} of the plan is not legal", step + 1));
         }
-        let first = Push { to: next, ..p };
+        let first = Push::step(p.from, p.dir, next);
         out.push(first);
         occupied[p.from as usize] = false;
-        if p.to != next {
-            let room = packing.room[p.to as usize];
-            let rest = path
-                .push_path(board, &occupied, next, p.from, p.to, |x| packing.room[x as usize] == room)
-                .ok_or_else(|| format!("macro {} of the plan cannot be repeated", step + 1))?;
-            out.extend(rest);
+        match p.via {
+            Via::Step if p.to == next => {}
+            Via::Tunnel => {
+                let mut at = next;
+                while at != p.to {
+                    let on = board.step(at, p.dir as usize);
+                    if on == NONE || occupied[on as usize] {
+                        return Err(format!("tunnel {} of the plan is blocked", step + 1));
+                    }
+                    out.push(Push::step(at, p.dir, on));
+                    at = on;
+                }
+            }
+            Via::Room => {
+                let room = packing.room[p.to as usize];
+                let rest = path
+                    .push_path(board, &occupied, next, p.from, p.to, |x| packing.room[x as usize] == room)
+                    .ok_or_else(|| format!("macro {} of the plan cannot be repeated", step + 1))?;
+                out.extend(rest);
+            }
+            Via::Step => return Err(format!("push {} of the plan skips cells", step + 1)),
         }
         occupied[p.to as usize] = true;
     }
@@ -159,17 +174,31 @@ mod tests {
         let (l, b) = level("######\n#@   #\n# $ .#\n######\n");
         let boxc = b.start_boxes[0];
         // Push the box right twice.
-        let p1 = Push { from: boxc, dir: 3, to: b.step(boxc, 3) };
-        let p2 = Push { from: b.step(boxc, 3), dir: 3, to: b.step(b.step(boxc, 3), 3) };
+        let p1 = Push::step(boxc, 3, b.step(boxc, 3));
+        let p2 = Push::step(b.step(boxc, 3), 3, b.step(b.step(boxc, 3), 3));
         let packing = Packing::analyse(&b);
         let moves = assemble(&b, &packing, &[p1, p2]).unwrap();
         assert_eq!(format(&moves, false), "DRR");
         // The same two pushes as one macro give the same moves.
-        let m = Push { from: boxc, dir: 3, to: b.step(b.step(boxc, 3), 3) };
+        let m = Push { from: boxc, dir: 3, via: Via::Room, to: b.step(b.step(boxc, 3), 3) };
         let moves = assemble(&b, &packing, &[m]).unwrap();
         assert_eq!(format(&moves, false), "DRR");
         assert_eq!(format(&moves, true), "dRR");
         replay(&l, &moves).unwrap();
+    }
+
+    #[test]
+    fn a_tunnel_macro_unfolds_into_straight_pushes() {
+        let (l, b) = level("########\n#@$   .#\n########\n");
+        let boxc = b.start_boxes[0];
+        let goal = b.goals[0];
+        let m = Push { from: boxc, dir: 3, via: Via::Tunnel, to: goal };
+        let moves = assemble(&b, &Packing::analyse(&b), &[m]).unwrap();
+        assert_eq!(format(&moves, false), "RRRR");
+        replay(&l, &moves).unwrap();
+        // A tunnel claimed through a wall is an error, not a panic.
+        let bad = Push { from: boxc, dir: 0, via: Via::Tunnel, to: goal };
+        assert!(assemble(&b, &Packing::analyse(&b), &[bad]).is_err());
     }
 
     #[test]
@@ -187,7 +216,7 @@ mod tests {
     #[test]
     fn an_impossible_plan_is_an_error_not_a_panic() {
         let (_, b) = level("######\n#@   #\n# $ .#\n######\n");
-        let bad = Push { from: b.start_boxes[0], dir: 0, to: NONE };
+        let bad = Push::step(b.start_boxes[0], 0, NONE);
         assert!(assemble(&b, &Packing::analyse(&b), &[bad]).is_err());
     }
 }

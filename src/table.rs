@@ -13,13 +13,30 @@ pub const NO_PARENT: u32 = u32::MAX;
 
 /// The move that produced a node, in forward terms: the box on `from` is pushed in
 /// direction `dir` and ends on `to`. Usually `to` is the next cell; a macro (several
-/// pushes of one box) has a farther `to`, and its pushes are found again when the
-/// answer is assembled.
+/// pushes of one box) has a farther `to`, and `via` says how its pushes are found
+/// again when the answer is assembled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Push {
     pub from: Cell,
     pub dir: u8,
+    pub via: Via,
     pub to: Cell,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// One push: `to` is the next cell.
+    Step,
+    /// Straight on through a tunnel, all pushes in `dir`.
+    Tunnel,
+    /// Into a goal room and on to a goal along the fewest pushes inside the room.
+    Room,
+}
+
+impl Push {
+    pub fn step(from: Cell, dir: u8, to: Cell) -> Push {
+        Push { from, dir, via: Via::Step, to }
+    }
 }
 
 pub struct Table {
@@ -45,7 +62,7 @@ impl Table {
     /// Bytes one node costs: key, parent, push, depth, two index slots, and an open-list
     /// entry (charged here so the caller's budget covers the whole search).
     pub fn bytes_per_node(stride: usize) -> usize {
-        stride * 2 + 4 + 6 + 2 + 2 * 8 + 8
+        stride * 2 + 4 + 8 + 2 + 2 * 8 + 8
     }
 
     /// A table for keys of `stride` cells that will use at most about `bytes` bytes.
@@ -164,7 +181,7 @@ mod tests {
 
     fn add(t: &mut Table, key: &[Cell], hash: u64, parent: u32, from: Cell) -> u32 {
         match t.probe(key, hash) {
-            Probe::Vacant(s) => t.insert_at(s, key, hash, parent, Push { from, dir: 0, to: 0 }, 0).unwrap(),
+            Probe::Vacant(s) => t.insert_at(s, key, hash, parent, Push::step(from, 0, 0), 0).unwrap(),
             Probe::Found(_) => panic!("duplicate"),
         }
     }
@@ -178,7 +195,7 @@ mod tests {
         assert_eq!(t.find(&[1, 2, 0], 42), Some(a));
         assert_eq!(t.find(&[1, 3, 0], 42), Some(b));
         assert_eq!(t.find(&[1, 4, 0], 42), None);
-        assert_eq!(t.path_to(b), vec![Push { from: 5, dir: 0, to: 0 }]);
+        assert_eq!(t.path_to(b), vec![Push::step(5, 0, 0)]);
     }
 
     #[test]
@@ -190,7 +207,7 @@ mod tests {
         }
         assert!(t.is_full());
         match t.probe(&[9999, 0], 1) {
-            Probe::Vacant(s) => assert!(t.insert_at(s, &[9999, 0], 1, 0, Push { from: 0, dir: 0, to: 0 }, 0).is_none()),
+            Probe::Vacant(s) => assert!(t.insert_at(s, &[9999, 0], 1, 0, Push::step(0, 0, 0), 0).is_none()),
             Probe::Found(_) => panic!(),
         }
     }

@@ -463,8 +463,8 @@ impl<'a> Side<'a> {
         result
     }
 
-    /// Where a box pushed from `from` onto `to` (direction `d`) leaves a tunnel, and the
-    /// cell the player then stands on. A tunnel cell is walled on both sides across the
+    /// Where a box pushed from `from` onto `to` (direction `d`) leaves a tunnel (or waits
+    /// in front of a goal), and the cell the player then stands on. A tunnel cell is walled on both sides across the
     /// push, for the box and for the player behind it: nothing else can happen there.
     fn tunnel_end(&self, from: Cell, to: Cell, d: usize) -> (Cell, Cell) {
         let board = self.board;
@@ -472,7 +472,8 @@ impl<'a> Side<'a> {
         let (mut behind, mut at) = (from, to);
         while !board.is_goal[at as usize] && walled(behind) && walled(at) {
             let next = board.step(at, d);
-            if next == NONE || self.occupied[next as usize] || self.dead[next as usize] {
+            // Stop in front of a goal: the step onto it may start a goal macro.
+            if next == NONE || self.occupied[next as usize] || self.dead[next as usize] || board.is_goal[next as usize] {
                 break;
             }
             behind = at;
@@ -534,7 +535,8 @@ impl<'a> Side<'a> {
     /// room's next goal in packing order: an extra child, the plain push stays too.
     fn goal_macro(&mut self, c: &Child, other: &Table) -> Option<Step> {
         let room = self.packing.room[c.to as usize];
-        if room == 0 || self.packing.room[c.from as usize] == room {
+        // One edge holds one kind of macro: none after a tunnel.
+        if room == 0 || self.packing.room[c.from as usize] == room || c.push.via != Via::Step {
             return None;
         }
         self.occupied[c.from as usize] = false;

@@ -81,23 +81,26 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
     report
 }
 
-/// Share of the budget for the first phase, which enforces the goal rooms' packing order.
-const STRICT_SHARE: f64 = 0.6;
+/// The phases, each with its share of the time still left when it starts. Most maps fall
+/// to a short plain search; goal-room levels need their packing order enforced, which is
+/// fast when the order is right but may be wrong for a level; then a plain search with
+/// fresh tables gets the rest.
+const PHASES: [(bool, f64); 3] = [(false, 0.1), (true, 0.55), (false, 1.0)];
 
-/// The searches in order. First the packing order is enforced, which solves goal-room
-/// levels fast but may be wrong for a level; then a plain search with fresh tables gets
-/// the rest of the budget. A proof of unsolvability from either phase is final.
+/// Run the phases in order; a proof of unsolvability from any of them is final.
 fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
-    if options.switches.strict_rooms && packing.strict.iter().any(|&s| s) {
-        let first = budget.share(STRICT_SHARE, 0);
-        let outcome = phase(board, packing, options, options.switches, &first, report);
+    let strict_useful = options.switches.strict_rooms && packing.strict.iter().any(|&s| s);
+    let phases: &[(bool, f64)] = if strict_useful { &PHASES } else { &[(false, 1.0)] };
+    let mut outcome = Outcome::OutOfTime;
+    for &(strict, share) in phases {
+        let used = report.forward.expanded + report.backward.expanded;
+        let switches = Switches { strict_rooms: strict, ..options.switches };
+        outcome = phase(board, packing, options, switches, &budget.share(share, used), report);
         if matches!(outcome, Outcome::Solved(_) | Outcome::Unsolvable) {
-            return outcome;
+            break;
         }
     }
-    let used = report.forward.expanded + report.backward.expanded;
-    let plain = Switches { strict_rooms: false, ..options.switches };
-    phase(board, packing, options, plain, &budget.share(1.0, used), report)
+    outcome
 }
 
 fn phase(

@@ -502,6 +502,26 @@ fn selected_microban_and_kth100_levels_are_solved() {
     assert_no_errors("microban/kth100 selection", &errors);
 }
 
+/// Levels that exercise the macros: goal rooms filled in packing order (xsokoban07,
+/// whose room is entered through a tunnel), a room whose order must be given up
+/// (kth100 test055), and tunnels. A macro that cannot be unfolded again would exit 3.
+#[test]
+fn goal_room_and_tunnel_levels_are_solved() {
+    let _g = shared();
+    let picked: Vec<PathBuf> = ["xsokoban90/xsokoban07.txt", "xsokoban90/xsokoban01.txt", "kth100/test055.txt"]
+        .iter()
+        .map(|m| repo().join("samples").join(m))
+        .collect();
+    let errors = par_check(&picked, |path| {
+        let map = read_map(path);
+        let o = run_str(&["--time-limit", "10"], &map, Duration::from_secs(12));
+        verify(&map, &o, false)
+            .map(|_| ())
+            .map_err(|e| format!("{}: {e}", name_of(path)))
+    });
+    assert_no_errors("goal rooms and tunnels", &errors);
+}
+
 // ---------------------------------------------------------------------------
 // 3. Layout variants of the same level
 // ---------------------------------------------------------------------------

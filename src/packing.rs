@@ -13,11 +13,15 @@ use crate::table::Push;
 
 /// Rooms larger than this are left without an order (the analysis is quadratic).
 const MAX_ROOM: usize = 64;
+/// Cells the analysis may flood in all, so that it stays a small part of the time
+/// budget even on the largest maps; rooms not done by then get no order.
+const ANALYSIS_WORK: u64 = 30_000_000;
 
 pub struct Packing {
     /// Room number per cell (goals only), 0 = none.
     pub room: Vec<u16>,
-    /// Filling order per room (index = room number - 1); empty if none was found.
+    /// Filling order per room (index = room number - 1); empty if none was found, and
+    /// then the room gets neither macros nor an enforced order.
     pub order: Vec<Vec<Cell>>,
     /// Rooms whose order is trusted enough to be enforced: two or more goals, an order
     /// found, and no box inside at the start.
@@ -51,12 +55,15 @@ impl Packing {
             rooms.push(cells);
         }
         let mut path = BoxPath::new(n);
+        path.work_left = ANALYSIS_WORK;
         let order: Vec<Vec<Cell>> = rooms
             .iter()
             .enumerate()
             .map(|(i, cells)| {
-                if cells.len() < 2 || cells.len() > MAX_ROOM {
+                if cells.len() == 1 {
                     cells.clone()
+                } else if cells.len() > MAX_ROOM {
+                    Vec::new()
                 } else {
                     fill_order(board, &room, (i + 1) as u16, cells, &mut path).unwrap_or_default()
                 }
@@ -97,6 +104,9 @@ fn fill_order(board: &Board, room: &[u16], id: u16, cells: &[Cell], path: &mut B
     while !left.is_empty() {
         let mut best: Option<(usize, usize)> = None; // (pulls, index in left)
         for (i, &g) in left.iter().enumerate() {
+            if path.work_left == 0 {
+                return None;
+            }
             occupied[g as usize] = false;
             let pulls = path.extract(board, &occupied, g, &outside, |c| room[c as usize] == id);
             occupied[g as usize] = true;
@@ -125,6 +135,8 @@ pub struct BoxPath {
     mark: Vec<u32>,
     mark_stamp: u32,
     stack: Vec<Cell>,
+    /// Flood steps still allowed; floods stop counting down at 0 (searches keep `u64::MAX`).
+    pub work_left: u64,
 }
 
 impl BoxPath {
@@ -137,6 +149,7 @@ impl BoxPath {
             mark: vec![0; cells],
             mark_stamp: 0,
             stack: Vec::new(),
+            work_left: u64::MAX,
         }
     }
 
@@ -160,6 +173,7 @@ impl BoxPath {
             }
         }
         while let Some(c) = self.stack.pop() {
+            self.work_left = self.work_left.saturating_sub(1);
             for &t in &board.nbr[c as usize] {
                 if t != NONE && t != wall && !occupied[t as usize] && self.mark[t as usize] != m {
                     self.mark[t as usize] = m;
@@ -253,7 +267,7 @@ impl BoxPath {
         self.flood(board, occupied, from, outside);
         let mut frontier = self.pull_children(board, occupied, from, st);
         let mut level = 1;
-        while !frontier.is_empty() {
+        while !frontier.is_empty() && self.work_left > 0 {
             let mut next = Vec::new();
             for s in frontier {
                 let (x, side) = ((s / 4) as Cell, (s % 4) as usize);
@@ -350,5 +364,31 @@ mod tests {
         occ[cell(&b, 4, 1) as usize] = true;
         let mut bp = BoxPath::new(b.n);
         assert!(bp.push_path(&b, &occ, cell(&b, 2, 1), cell(&b, 1, 1), cell(&b, 5, 1), |_| true).is_none());
+    }
+
+    #[test]
+    fn the_analysis_stays_bounded_on_a_huge_map() {
+        // 200x200 open floor, an 8x8 block of goals in the middle, 64 boxes in rows.
+        let (w, h) = (200, 200);
+        let mut rows = vec![vec![b' '; w]; h];
+        for y in 0..h {
+            for x in 0..w {
+                if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
+                    rows[y][x] = b'#';
+                }
+            }
+        }
+        for i in 0..64 {
+            rows[96 + i / 8][96 + i % 8] = b'.';
+            rows[20 + 2 * (i / 16)][20 + 2 * (i % 16)] = b'$';
+        }
+        rows[10][10] = b'@';
+        let text: String = rows.iter().map(|r| String::from_utf8(r.clone()).unwrap() + "\n").collect();
+        let b = board(&text);
+        let start = std::time::Instant::now();
+        let p = Packing::analyse(&b);
+        assert!(start.elapsed().as_secs_f64() < 3.0, "took {:?}", start.elapsed());
+        // Whatever was found, an order is either complete or absent.
+        assert!(p.order.iter().all(|o| o.is_empty() || o.len() == 64));
     }
 }

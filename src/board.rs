@@ -277,6 +277,18 @@ impl Board {
         let g = self.grid_of[c as usize];
         (g % self.width, g / self.width)
     }
+
+    /// The board of a valid map text; for tests.
+    #[cfg(test)]
+    pub fn from_text(text: &str) -> Board {
+        Board::analyse(&Level::parse(text).unwrap()).unwrap()
+    }
+
+    /// The compact cell at grid column `x`, row `y`; for tests.
+    #[cfg(test)]
+    pub fn cell_at(&self, x: usize, y: usize) -> Cell {
+        self.grid_of.iter().position(|&g| g == y * self.width + x).unwrap() as Cell
+    }
 }
 
 #[cfg(test)]
@@ -284,11 +296,11 @@ mod tests {
     use super::*;
 
     fn board(text: &str) -> Board {
-        Board::analyse(&Level::parse(text).unwrap()).unwrap()
+        Board::from_text(text)
     }
 
     fn cell(b: &Board, x: usize, y: usize) -> Cell {
-        b.grid_of.iter().position(|&g| g == y * b.width + x).unwrap() as Cell
+        b.cell_at(x, y)
     }
 
     #[test]

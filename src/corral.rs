@@ -156,10 +156,9 @@ impl Corrals {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
 
     fn analyse(text: &str) -> (Board, Corral, Vec<bool>) {
-        let b = Board::analyse(&Level::parse(text).unwrap()).unwrap();
+        let b = Board::from_text(text);
         let mut occ = vec![false; b.n];
         for &c in &b.start_boxes {
             occ[c as usize] = true;

@@ -55,10 +55,9 @@ impl Freeze {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
 
     fn check(text: &str) -> bool {
-        let b = Board::analyse(&Level::parse(text).unwrap()).unwrap();
+        let b = Board::from_text(text);
         let mut occ = vec![false; b.n];
         for &c in &b.start_boxes {
             occ[c as usize] = true;

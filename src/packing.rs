@@ -310,14 +310,13 @@ impl BoxPath {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
 
     fn board(text: &str) -> Board {
-        Board::analyse(&Level::parse(text).unwrap()).unwrap()
+        Board::from_text(text)
     }
 
     fn cell(b: &Board, x: usize, y: usize) -> Cell {
-        b.grid_of.iter().position(|&g| g == y * b.width + x).unwrap() as Cell
+        b.cell_at(x, y)
     }
 
     #[test]

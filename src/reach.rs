@@ -51,11 +51,10 @@ impl Reach {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
 
     #[test]
     fn boxes_split_the_area() {
-        let b = Board::analyse(&Level::parse("#######\n#  $ @#\n#.######\n").unwrap()).unwrap();
+        let b = Board::from_text("#######\n#  $ @#\n#.######\n");
         let mut occ = vec![false; b.n];
         for &c in &b.start_boxes {
             occ[c as usize] = true;

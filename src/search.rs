@@ -381,7 +381,7 @@ impl<'a> Side<'a> {
         let mut result = Step::Expanded;
         'boxes: for k in 0..nb {
             // On huge maps one expansion can take longer than the margin to the deadline.
-            if nb > 64 && budget.expired(self.stats.expanded) {
+            if (nb > 64 || self.board.n > 4000) && budget.expired(self.stats.expanded) {
                 break;
             }
             let b = self.boxes[k];

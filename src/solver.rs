@@ -85,7 +85,7 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
 /// to a short plain search; goal-room levels need their packing order enforced, which is
 /// fast when the order is right but may be wrong for a level; then a plain search with
 /// fresh tables gets the rest.
-const PHASES: [(bool, f64); 3] = [(false, 0.1), (true, 0.55), (false, 1.0)];
+const PHASES: [(bool, f64); 3] = [(false, 0.03), (true, 0.6), (false, 1.0)];
 
 /// Run the phases in order; a proof of unsolvability from any of them is final.
 fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {

@@ -378,6 +378,7 @@ impl<'a> Side<'a> {
         self.bound_of_parent();
         let box_hash = self.zobrist.of_boxes(&self.boxes);
 
+        let strict = forward && self.switches.strict_rooms;
         let mut result = Step::Expanded;
         'boxes: for k in 0..nb {
             // On huge maps one expansion can take longer than the margin to the deadline.
@@ -386,6 +387,10 @@ impl<'a> Side<'a> {
             }
             let b = self.boxes[k];
             if restricted && !self.corrals.allowed(b) {
+                continue;
+            }
+            if strict && self.packing.in_strict_room(b) {
+                self.incomplete = true; // a box placed in an ordered room stays
                 continue;
             }
             for d in 0..4 {
@@ -428,11 +433,6 @@ impl<'a> Side<'a> {
                         continue;
                     }
                 }
-                let strict = forward && self.switches.strict_rooms;
-                if strict && self.packing.in_strict_room(b) {
-                    self.incomplete = true; // a box placed in an ordered room stays
-                    continue;
-                }
                 let enters_room = strict && self.packing.in_strict_room(to);
                 // Stored in forward terms: backward, the pull to -> after is the push back.
                 let push = if forward {
@@ -464,8 +464,9 @@ impl<'a> Side<'a> {
     }
 
     /// Where a box pushed from `from` onto `to` (direction `d`) leaves a tunnel (or waits
-    /// in front of a goal), and the cell the player then stands on. A tunnel cell is walled on both sides across the
-    /// push, for the box and for the player behind it: nothing else can happen there.
+    /// in front of a goal), and the cell the player then stands on. A tunnel cell is
+    /// walled on both sides across the push, for the box and for the player behind it:
+    /// nothing else can happen there.
     fn tunnel_end(&self, from: Cell, to: Cell, d: usize) -> (Cell, Cell) {
         let board = self.board;
         let walled = |c: Cell| board.step(c, d ^ 2) == NONE && board.step(c, d ^ 3) == NONE;

@@ -295,42 +295,35 @@ impl Board {
 mod tests {
     use super::*;
 
-    fn board(text: &str) -> Board {
-        Board::from_text(text)
-    }
-
-    fn cell(b: &Board, x: usize, y: usize) -> Cell {
-        b.cell_at(x, y)
-    }
 
     #[test]
     fn corners_are_dead_and_goals_are_not() {
-        let b = board("######\n#@   #\n# $$.#\n#   .#\n######\n");
-        assert!(b.dead_fwd[cell(&b, 1, 1) as usize]);
-        assert!(b.dead_fwd[cell(&b, 4, 1) as usize]); // a corner without a goal
-        assert!(b.dead_fwd[cell(&b, 1, 3) as usize]);
-        assert!(!b.dead_fwd[cell(&b, 4, 3) as usize]); // a goal in a corner
-        assert!(!b.dead_fwd[cell(&b, 2, 2) as usize]);
-        assert!(!b.dead_fwd[cell(&b, 2, 3) as usize]); // along the bottom wall to the goal
+        let b = Board::from_text("######\n#@   #\n# $$.#\n#   .#\n######\n");
+        assert!(b.dead_fwd[b.cell_at(1, 1) as usize]);
+        assert!(b.dead_fwd[b.cell_at(4, 1) as usize]); // a corner without a goal
+        assert!(b.dead_fwd[b.cell_at(1, 3) as usize]);
+        assert!(!b.dead_fwd[b.cell_at(4, 3) as usize]); // a goal in a corner
+        assert!(!b.dead_fwd[b.cell_at(2, 2) as usize]);
+        assert!(!b.dead_fwd[b.cell_at(2, 3) as usize]); // along the bottom wall to the goal
     }
 
     #[test]
     fn wall_edges_without_goals_are_dead() {
-        let b = board("#######\n#@    #\n#  $  #\n#  .  #\n#######\n");
+        let b = Board::from_text("#######\n#@    #\n#  $  #\n#  .  #\n#######\n");
         for x in 1..6 {
-            assert!(b.dead_fwd[cell(&b, x, 1) as usize], "top edge x={}", x);
+            assert!(b.dead_fwd[b.cell_at(x, 1) as usize], "top edge x={}", x);
         }
-        assert!(!b.dead_fwd[cell(&b, 3, 2) as usize]);
+        assert!(!b.dead_fwd[b.cell_at(3, 2) as usize]);
     }
 
     #[test]
     fn push_distances_respect_walls() {
-        let b = board("#######\n#@    #\n# $  .#\n#     #\n#######\n");
+        let b = Board::from_text("#######\n#@    #\n# $  .#\n#     #\n#######\n");
         let g = 0;
-        assert_eq!(b.to_goal[g * b.n + cell(&b, 2, 2) as usize], 3);
-        assert_eq!(b.to_goal[g * b.n + cell(&b, 5, 2) as usize], 0);
-        assert_eq!(b.to_goal[g * b.n + cell(&b, 1, 1) as usize], FAR);
-        assert_eq!(b.from_start[cell(&b, 5, 2) as usize], 3);
+        assert_eq!(b.to_goal[g * b.n + b.cell_at(2, 2) as usize], 3);
+        assert_eq!(b.to_goal[g * b.n + b.cell_at(5, 2) as usize], 0);
+        assert_eq!(b.to_goal[g * b.n + b.cell_at(1, 1) as usize], FAR);
+        assert_eq!(b.from_start[b.cell_at(5, 2) as usize], 3);
     }
 
     #[test]

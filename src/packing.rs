@@ -311,58 +311,51 @@ impl BoxPath {
 mod tests {
     use super::*;
 
-    fn board(text: &str) -> Board {
-        Board::from_text(text)
-    }
-
-    fn cell(b: &Board, x: usize, y: usize) -> Cell {
-        b.cell_at(x, y)
-    }
 
     #[test]
     fn a_dead_end_room_fills_from_the_back() {
         // Three goals in a corridor closed on the right: the far one first.
-        let b = board("########\n#@ $$$ #\n#   ...#\n###    #\n########\n");
+        let b = Board::from_text("########\n#@ $$$ #\n#   ...#\n###    #\n########\n");
         let p = Packing::analyse(&b);
-        let room = p.room[cell(&b, 4, 2) as usize];
+        let room = p.room[b.cell_at(4, 2) as usize];
         assert!(room > 0);
         let order = &p.order[room as usize - 1];
         assert_eq!(order.len(), 3);
         // The goals can be left in any order here (open below), so just check it is full.
         let mut sorted = order.clone();
         sorted.sort_unstable();
-        assert_eq!(sorted, vec![cell(&b, 4, 2), cell(&b, 5, 2), cell(&b, 6, 2)]);
+        assert_eq!(sorted, vec![b.cell_at(4, 2), b.cell_at(5, 2), b.cell_at(6, 2)]);
 
-        let b = board("##########\n#@ $$$...#\n##########\n");
+        let b = Board::from_text("##########\n#@ $$$...#\n##########\n");
         let p = Packing::analyse(&b);
         let order = &p.order[0];
-        assert_eq!(order, &vec![cell(&b, 8, 1), cell(&b, 7, 1), cell(&b, 6, 1)]);
+        assert_eq!(order, &vec![b.cell_at(8, 1), b.cell_at(7, 1), b.cell_at(6, 1)]);
         let mut occ = vec![false; b.n];
-        occ[cell(&b, 8, 1) as usize] = true;
-        assert_eq!(p.next_goal(1, &occ), Some(cell(&b, 7, 1)));
+        occ[b.cell_at(8, 1) as usize] = true;
+        assert_eq!(p.next_goal(1, &occ), Some(b.cell_at(7, 1)));
     }
 
     #[test]
     fn push_path_follows_the_player() {
         // Move the box from (2,2) to (5,1): right along row 2, then up needs the player below.
-        let b = board("#######\n#    .#\n#@$   #\n#     #\n#######\n");
+        let b = Board::from_text("#######\n#    .#\n#@$   #\n#     #\n#######\n");
         let occ = vec![false; b.n];
         let mut bp = BoxPath::new(b.n);
         let path = bp
-            .push_path(&b, &occ, cell(&b, 2, 2), cell(&b, 1, 2), cell(&b, 5, 1), |_| true)
+            .push_path(&b, &occ, b.cell_at(2, 2), b.cell_at(1, 2), b.cell_at(5, 1), |_| true)
             .unwrap();
         assert_eq!(path.len(), 4);
-        assert_eq!(path.last().unwrap().to, cell(&b, 5, 1));
+        assert_eq!(path.last().unwrap().to, b.cell_at(5, 1));
         // Consecutive pushes chain.
         for w in path.windows(2) {
             assert_eq!(w[0].to, w[1].from);
         }
         // A target behind a wall of boxes is out of reach.
-        let b = board("#######\n#@$ $.#\n###.###\n#######\n");
+        let b = Board::from_text("#######\n#@$ $.#\n###.###\n#######\n");
         let mut occ = vec![false; b.n];
-        occ[cell(&b, 4, 1) as usize] = true;
+        occ[b.cell_at(4, 1) as usize] = true;
         let mut bp = BoxPath::new(b.n);
-        assert!(bp.push_path(&b, &occ, cell(&b, 2, 1), cell(&b, 1, 1), cell(&b, 5, 1), |_| true).is_none());
+        assert!(bp.push_path(&b, &occ, b.cell_at(2, 1), b.cell_at(1, 1), b.cell_at(5, 1), |_| true).is_none());
     }
 
     #[test]
@@ -383,7 +376,7 @@ mod tests {
         }
         rows[10][10] = b'@';
         let text: String = rows.iter().map(|r| String::from_utf8(r.clone()).unwrap() + "\n").collect();
-        let b = board(&text);
+        let b = Board::from_text(&text);
         let start = std::time::Instant::now();
         let p = Packing::analyse(&b);
         assert!(start.elapsed().as_secs_f64() < 3.0, "took {:?}", start.elapsed());

@@ -14,15 +14,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-# The tree state must be taken before this script writes its own outputs,
-# and those outputs (a previous uncommitted run) do not make the code dirty.
-commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-if [ -n "$(git status --porcelain -- . ':!bench' ':!BENCHMARKS.md' 2>/dev/null)" ]; then
-  commit="$commit-dirty"
-fi
-date="$(date -u '+%Y-%m-%d %H:%M UTC')"
-cpu="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//' || true)"
-cpus="$(nproc 2>/dev/null || echo '?')"
+# shellcheck source=provenance.sh
+source tools/provenance.sh
 
 sets=()
 for s in samples/*; do

@@ -27,6 +27,10 @@ use level::Level;
 use search::{Mode, Priority};
 use solver::{Options, Verdict};
 
+/// The single-file build has no Cargo to supply `CARGO_PKG_VERSION`; a test keeps this
+/// equal to Cargo.toml's version.
+const VERSION: &str = "0.1.0";
+
 const USAGE: &str = "\
 sokoban - solve one Sokoban map
 
@@ -140,7 +144,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Some("-V") | Some("--version") => {
-            println!("sokoban {}", env!("CARGO_PKG_VERSION"));
+            println!("sokoban {}", VERSION);
             return ExitCode::SUCCESS;
         }
         Some("bench") => return bench::main(&args[1..]),
@@ -202,5 +206,13 @@ fn print_stats(r: &solver::Report, budget: &Budget) {
     }
     if let Verdict::Solved(m) = &r.verdict {
         eprintln!("solution {} moves, {} pushes", m.len(), m.iter().filter(|x| x.push).count());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn version_matches_cargo_toml() {
+        assert_eq!(super::VERSION, env!("CARGO_PKG_VERSION"));
     }
 }

@@ -94,7 +94,14 @@ fn bundle_and_compile() -> Result<PathBuf, String> {
 
     // 3. Compile like the judge.
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
-    let out = Command::new(&rustc)
+    let mut cmd = Command::new(&rustc);
+    // The judge has no Cargo: its CARGO_* variables would let env!() pass here only.
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("CARGO") {
+            cmd.env_remove(&key);
+        }
+    }
+    let out = cmd
         .args(["-O", "--edition", "2021", "-o"])
         .arg(&exe)
         .arg(&file)

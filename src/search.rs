@@ -245,17 +245,16 @@ impl<'a> Side<'a> {
     }
 
     /// Sum of each box's nearest target: the bound used when matching is switched off.
-    fn nearest_sum(&self, boxes: &[Cell]) -> i32 {
+    fn nearest_sum(&self, boxes: impl Iterator<Item = Cell>) -> i32 {
         boxes
-            .iter()
-            .map(|&b| (0..self.nboxes).map(|j| self.cost(b, j)).min().unwrap_or(0))
+            .map(|b| (0..self.nboxes).map(|j| self.cost(b, j)).min().unwrap_or(0))
             .fold(0i32, |a, c| a.saturating_add(c))
     }
 
     /// Load the parent's full matching; returns its bound.
     fn bound_of_parent(&mut self) -> i32 {
         if !self.switches.matching {
-            return self.nearest_sum(&self.boxes);
+            return self.nearest_sum(self.boxes.iter().copied());
         }
         for k in 0..self.nboxes {
             self.fill_row(self.boxes[k]);
@@ -512,9 +511,8 @@ impl<'a> Side<'a> {
             self.fill_row(c.to);
             self.child_match.solve_changed_row(&self.parent_match, c.slot, &self.row)
         } else {
-            let mut child_boxes = self.boxes.clone();
-            child_boxes[c.slot] = c.to;
-            self.nearest_sum(&child_boxes)
+            let moved = self.boxes.iter().enumerate().map(|(i, &b)| if i == c.slot { c.to } else { b });
+            self.nearest_sum(moved)
         };
         if h >= IMPOSSIBLE {
             self.stats.dead_matching += 1;

@@ -201,8 +201,9 @@ impl BoxPath {
     ) -> Option<Vec<Push>> {
         let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
         self.queue.clear();
-        // The start is a pseudo-state: the player's real position, not a side.
-        let start = from as u32 * 4 + 4;
+        // The start is a pseudo-state (the player's real position, not a side); its id must
+        // not be a real state's, or the path would be cut short there.
+        let start = u32::MAX;
         self.expand_pushes(board, occupied, from, &[player], st, start, &allowed);
         let mut head = 0;
         while head < self.queue.len() {
@@ -382,5 +383,19 @@ mod tests {
         assert!(start.elapsed().as_secs_f64() < 3.0, "took {:?}", start.elapsed());
         // Whatever was found, an order is either complete or absent.
         assert!(p.order.iter().all(|o| o.is_empty() || o.len() == 64));
+    }
+
+    #[test]
+    fn push_path_keeps_its_first_push_when_cells_are_consecutive() {
+        // (2,3) and (2,4) are neighbours in cell order: a start id of `from * 4 + 4` would
+        // equal the state "box on (2,4), player above" and cut the path to nothing.
+        let b = Board::from_text("#####\n#$@ #\n# $ #\n##.##\n##.##\n#####\n");
+        let (from, target) = (b.cell_at(2, 3), b.cell_at(2, 4));
+        assert_eq!(from + 1, target);
+        let mut occ = vec![false; b.n];
+        occ[b.cell_at(1, 1) as usize] = true;
+        let mut bp = BoxPath::new(b.n);
+        let path = bp.push_path(&b, &occ, from, b.cell_at(2, 2), target, |_| true).unwrap();
+        assert_eq!(path, vec![Push::step(from, 1, target)]);
     }
 }

@@ -9,6 +9,7 @@
 //! pushes, found by a small box-and-player search (`BoxPath`).
 
 use crate::board::{Board, Cell, NONE};
+use crate::reach::Reach;
 use crate::table::Push;
 
 /// Rooms larger than this are left without an order (the analysis is quadratic).
@@ -132,9 +133,7 @@ pub struct BoxPath {
     stamp: u32,
     parent: Vec<(u32, Push)>,
     queue: Vec<u32>,
-    mark: Vec<u32>,
-    mark_stamp: u32,
-    stack: Vec<Cell>,
+    reach: Reach,
     /// Flood steps still allowed; floods stop counting down at 0 (searches keep `u64::MAX`).
     pub work_left: u64,
 }
@@ -146,9 +145,7 @@ impl BoxPath {
             stamp: 0,
             parent: vec![(0, Push::step(NONE, 0, NONE)); cells * 4],
             queue: Vec::new(),
-            mark: vec![0; cells],
-            mark_stamp: 0,
-            stack: Vec::new(),
+            reach: Reach::new(cells),
             work_left: u64::MAX,
         }
     }
@@ -164,28 +161,13 @@ impl BoxPath {
 
     /// Flood the player's area from `seeds`, with boxes and `wall` blocking.
     fn flood(&mut self, board: &Board, occupied: &[bool], wall: Cell, seeds: &[Cell]) {
-        let m = Self::next_stamp(&mut self.mark_stamp, &mut self.mark);
-        self.stack.clear();
-        for &s in seeds {
-            if s != wall && !occupied[s as usize] && self.mark[s as usize] != m {
-                self.mark[s as usize] = m;
-                self.stack.push(s);
-            }
-        }
-        while let Some(c) = self.stack.pop() {
-            self.work_left = self.work_left.saturating_sub(1);
-            for &t in &board.nbr[c as usize] {
-                if t != NONE && t != wall && !occupied[t as usize] && self.mark[t as usize] != m {
-                    self.mark[t as usize] = m;
-                    self.stack.push(t);
-                }
-            }
-        }
+        let (_, visited) = self.reach.flood(board, occupied, wall, seeds);
+        self.work_left = self.work_left.saturating_sub(visited as u64);
     }
 
     #[inline]
     fn reached(&self, c: Cell) -> bool {
-        c != NONE && self.mark[c as usize] == self.mark_stamp
+        c != NONE && self.reach.reached(c)
     }
 
     /// Pushes moving the box on `from` to `target`, the player starting on `player`, the

@@ -19,26 +19,39 @@ impl Reach {
     /// Fill from `from` through cells not marked in `occupied`; returns the smallest cell
     /// reached, which is the canonical player cell of the area.
     pub fn fill(&mut self, board: &Board, occupied: &[bool], from: Cell) -> Cell {
+        self.flood(board, occupied, NONE, &[from]).0
+    }
+
+    /// Fill from every free cell of `seeds`, with `wall` (or `NONE`) blocking as well as
+    /// the boxes. Returns the smallest cell reached (`NONE` if none) and how many cells
+    /// were reached, so that callers can charge the work.
+    pub fn flood(&mut self, board: &Board, occupied: &[bool], wall: Cell, seeds: &[Cell]) -> (Cell, usize) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
             self.generation = 1;
         }
         let g = self.generation;
-        let mut min = from;
-        self.stamp[from as usize] = g;
+        let mut min = NONE;
+        let mut count = 0;
         self.stack.clear();
-        self.stack.push(from);
+        for &s in seeds {
+            if s != wall && !occupied[s as usize] && self.stamp[s as usize] != g {
+                self.stamp[s as usize] = g;
+                self.stack.push(s);
+            }
+        }
         while let Some(c) = self.stack.pop() {
+            min = min.min(c);
+            count += 1;
             for &t in &board.nbr[c as usize] {
-                if t != NONE && self.stamp[t as usize] != g && !occupied[t as usize] {
+                if t != NONE && t != wall && self.stamp[t as usize] != g && !occupied[t as usize] {
                     self.stamp[t as usize] = g;
-                    min = min.min(t);
                     self.stack.push(t);
                 }
             }
         }
-        min
+        (min, count)
     }
 
     /// Was `c` reached by the latest fill?

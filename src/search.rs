@@ -374,7 +374,10 @@ impl<'a> Side<'a> {
                 }
                 Corral::None => false,
             };
-        self.bound_of_parent();
+        // Children re-solve only their moved box's row of the parent's matching.
+        if self.switches.matching {
+            self.bound_of_parent();
+        }
         let box_hash = self.zobrist.of_boxes(&self.boxes);
 
         let strict = forward && self.switches.strict_rooms;

@@ -10,6 +10,7 @@ mod budget;
 mod corral;
 mod deadlock;
 mod level;
+mod open;
 mod packing;
 mod reach;
 mod search;
@@ -47,7 +48,11 @@ OPTIONS:
         --lurd                 print LURD: lowercase walks, uppercase pushes
         --stats                print search statistics on standard error
         --search MODE          bidir (default), forward or backward
-        --priority ORDER       greedy (h, default) or astar (g + h)
+        --priority ORDER       one order for every phase: greedy (h), astar
+                               (g + h), features (forward nodes in cells by
+                               boxes on goals and separate floor areas, cells
+                               taken in turn) or alternate (greedy and features
+                               by turns); default: each phase its own
         --no-freeze            turn off freeze-deadlock pruning
         --no-matching          use nearest-goal sums instead of the matching bound
         --no-corral            turn off PI-corral pruning and corral deadlocks
@@ -111,11 +116,13 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
             }
             "--priority" => {
                 let v = value(&mut i, a)?;
-                cli.options.priority = match v.as_str() {
+                cli.options.priority = Some(match v.as_str() {
                     "greedy" => Priority::Greedy,
                     "astar" => Priority::AStar,
-                    _ => return Err(format!("--priority wants greedy or astar, not {:?}", v)),
-                };
+                    "features" => Priority::Features,
+                    "alternate" => Priority::Alternation,
+                    _ => return Err(format!("--priority wants greedy, astar, features or alternate, not {:?}", v)),
+                });
             }
             "--no-freeze" => cli.options.switches.freeze = false,
             "--no-matching" => cli.options.switches.matching = false,

@@ -54,6 +54,35 @@ impl Reach {
         (min, count)
     }
 
+    /// How many separate areas of free floor the `occupied` cells cut the board into.
+    pub fn count_areas(&mut self, board: &Board, occupied: &[bool]) -> u16 {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        let g = self.generation;
+        let mut areas = 0u16;
+        for start in 0..board.n {
+            if occupied[start] || self.stamp[start] == g {
+                continue;
+            }
+            areas = areas.saturating_add(1);
+            self.stamp[start] = g;
+            self.stack.clear();
+            self.stack.push(start as Cell);
+            while let Some(c) = self.stack.pop() {
+                for &t in &board.nbr[c as usize] {
+                    if t != NONE && self.stamp[t as usize] != g && !occupied[t as usize] {
+                        self.stamp[t as usize] = g;
+                        self.stack.push(t);
+                    }
+                }
+            }
+        }
+        areas
+    }
+
     /// Was `c` reached by the latest fill?
     #[inline]
     pub fn reached(&self, c: Cell) -> bool {
@@ -82,5 +111,16 @@ mod tests {
         let min = r.fill(&b, &occ, b.start_player);
         assert!(r.reached(left));
         assert_eq!(b.xy(min), (1, 1));
+    }
+
+    #[test]
+    fn areas_are_counted() {
+        let b = Board::from_text("#######\n#  $ @#\n#.######\n");
+        let mut occ = vec![false; b.n];
+        assert_eq!(Reach::new(b.n).count_areas(&b, &occ), 1);
+        for &c in &b.start_boxes {
+            occ[c as usize] = true;
+        }
+        assert_eq!(Reach::new(b.n).count_areas(&b, &occ), 2);
     }
 }

@@ -11,6 +11,7 @@ use crate::bound::{Matching, IMPOSSIBLE};
 use crate::budget::Budget;
 use crate::corral::{Corral, Corrals};
 use crate::deadlock::Freeze;
+use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
 use crate::packing::{BoxPath, Packing};
 use crate::reach::Reach;
 use crate::state::{move_box, Zobrist};
@@ -30,11 +31,15 @@ pub enum Mode {
     Backward,
 }
 
-/// Order of the open list: `h` alone (greedy best-first) or `g + h` (A*).
+/// Order of the open list: `h` alone (greedy best-first), `g + h` (A*), or greedy inside
+/// the cells of a feature space taken in turn (forward only; backward stays greedy).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Priority {
     Greedy,
     AStar,
+    Features,
+    /// Greedy and feature cells taking turns over the same nodes (forward only).
+    Alternation,
 }
 
 /// Techniques that can be turned off to measure their worth.
@@ -105,37 +110,6 @@ enum Step {
     Met { own: u32, other: u32 },
 }
 
-/// Open list as buckets of equal priority; LIFO inside a bucket, which makes ties go deep.
-struct BucketQueue {
-    buckets: Vec<Vec<u32>>,
-    min: usize,
-    len: usize,
-}
-
-impl BucketQueue {
-    fn new() -> Self {
-        BucketQueue { buckets: Vec::new(), min: 0, len: 0 }
-    }
-    fn push(&mut self, priority: usize, node: u32) {
-        if priority >= self.buckets.len() {
-            self.buckets.resize_with(priority + 1, Vec::new);
-        }
-        self.buckets[priority].push(node);
-        self.min = self.min.min(priority);
-        self.len += 1;
-    }
-    fn pop(&mut self) -> Option<u32> {
-        if self.len == 0 {
-            return None;
-        }
-        while self.buckets[self.min].is_empty() {
-            self.min += 1;
-        }
-        self.len -= 1;
-        self.buckets[self.min].pop()
-    }
-}
-
 /// A child about to be stored: box `slot` of the parent moves from `from` to `to`, the
 /// player ends on `player`.
 #[derive(Clone, Copy)]
@@ -148,6 +122,8 @@ struct Child {
     push: Push,
     depth: u16,
     box_hash: u64,
+    /// Boxes on goals before the move.
+    packed: u16,
 }
 
 /// One direction of search with its table, open list and scratch buffers.
@@ -160,7 +136,7 @@ pub struct Side<'a> {
     priority: Priority,
     switches: Switches,
     pub table: Table,
-    open: BucketQueue,
+    open: Open,
     /// Distances box -> target for the bound, and the targets' count.
     distances: &'a [u16],
     dead: &'a [bool],
@@ -168,6 +144,7 @@ pub struct Side<'a> {
     occupied: Vec<bool>,
     reach: Reach,
     child_reach: Reach,
+    areas: Reach,
     freeze: Freeze,
     corrals: Corrals,
     parent_match: Matching,
@@ -198,6 +175,11 @@ impl<'a> Side<'a> {
             Direction::Backward => (&board.from_start[..], &board.dead_bwd[..]),
         };
         let table = Table::with_budget(nboxes + 1, memory_bytes);
+        let open = match (priority, direction) {
+            (Priority::Features, Direction::Forward) => Open::Features(FeatureQueue::new()),
+            (Priority::Alternation, Direction::Forward) => Open::Alternation(Alternation::new()),
+            _ => Open::Best(BucketQueue::new()),
+        };
         let stats = Stats { capacity: table.capacity(), ..Stats::default() };
         Side {
             board,
@@ -208,13 +190,14 @@ impl<'a> Side<'a> {
             priority,
             switches,
             table,
-            open: BucketQueue::new(),
+            open,
             distances,
             dead,
             nboxes,
             occupied: vec![false; board.n],
             reach: Reach::new(board.n),
             child_reach: Reach::new(board.n),
+            areas: Reach::new(board.n),
             freeze: Freeze::new(board.n),
             corrals: Corrals::new(board.n),
             parent_match: Matching::new(nboxes),
@@ -266,9 +249,22 @@ impl<'a> Side<'a> {
 
     fn priority_of(&self, h: i32, depth: u16) -> usize {
         match self.priority {
-            Priority::Greedy => h as usize,
+            Priority::Greedy | Priority::Features | Priority::Alternation => h as usize,
             Priority::AStar => h as usize + depth as usize,
         }
+    }
+
+    /// The feature-space cell of the position in `occupied` (only a feature queue asks).
+    fn features(&mut self, packed: u16) -> Features {
+        if self.open.wants_features() {
+            Features { packed, areas: self.areas.count_areas(self.board, &self.occupied) }
+        } else {
+            Features { packed: 0, areas: 0 }
+        }
+    }
+
+    fn packed(&self, boxes: &[Cell]) -> u16 {
+        boxes.iter().filter(|&&b| self.board.is_goal[b as usize]).count() as u16
     }
 
     fn set_occupied(&mut self, on: bool) {
@@ -285,6 +281,7 @@ impl<'a> Side<'a> {
         self.set_occupied(true);
         let norm = self.reach.fill(self.board, &self.occupied, player);
         let h = self.bound_of_parent();
+        let features = self.features(self.packed(boxes));
         self.set_occupied(false);
         if h >= IMPOSSIBLE {
             return None;
@@ -298,7 +295,7 @@ impl<'a> Side<'a> {
             Probe::Vacant(slot) => {
                 let push = Push::step(NONE, 0, NONE);
                 let node = self.table.insert_at(slot, &self.key, hash, NO_PARENT, push, 0)?;
-                self.open.push(self.priority_of(h, 0), node);
+                self.open.push(features, self.priority_of(h, 0), node);
                 Some(node)
             }
         }
@@ -379,6 +376,7 @@ impl<'a> Side<'a> {
             self.bound_of_parent();
         }
         let box_hash = self.zobrist.of_boxes(&self.boxes);
+        let packed = self.packed(&self.boxes);
 
         let strict = forward && self.switches.strict_rooms;
         let mut result = Step::Expanded;
@@ -442,7 +440,7 @@ impl<'a> Side<'a> {
                 } else {
                     Push::step(to, (d ^ 1) as u8, b)
                 };
-                let child = Child { node, slot: k, from: b, to, player: after, push, depth, box_hash };
+                let child = Child { node, slot: k, from: b, to, player: after, push, depth, box_hash, packed };
                 let plain_allowed =
                     !enters_room || self.packing.next_goal(self.packing.room[to as usize], &self.occupied) == Some(to);
                 if plain_allowed {
@@ -521,6 +519,13 @@ impl<'a> Side<'a> {
             self.stats.dead_matching += 1;
             return None;
         }
+        let goal = |x: Cell| self.board.is_goal[x as usize] as u16;
+        let packed = c.packed + goal(c.to) - goal(c.from);
+        self.occupied[c.from as usize] = false;
+        self.occupied[c.to as usize] = true;
+        let features = self.features(packed);
+        self.occupied[c.from as usize] = true;
+        self.occupied[c.to as usize] = false;
         let child = match self.table.insert_at(slot, &self.key, hash, c.node, c.push, c.depth) {
             Some(i) => i,
             None => {
@@ -529,7 +534,7 @@ impl<'a> Side<'a> {
             }
         };
         self.stats.generated += 1;
-        self.open.push(self.priority_of(h, c.depth), child);
+        self.open.push(features, self.priority_of(h, c.depth), child);
         other.find(&self.key, hash).map(|o| Step::Met { own: child, other: o })
     }
 

@@ -11,13 +11,14 @@ use crate::solution::{self, Move};
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     pub mode: Mode,
-    pub priority: Priority,
+    /// `None`: each phase of the portfolio takes its own order.
+    pub priority: Option<Priority>,
     pub switches: Switches,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { mode: Mode::Bidirectional, priority: Priority::Greedy, switches: Switches::default() }
+        Options { mode: Mode::Bidirectional, priority: None, switches: Switches::default() }
     }
 }
 
@@ -81,38 +82,43 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
     report
 }
 
-/// The phases, each with its share of the time still left when it starts. Most maps fall
-/// to a short plain search; goal-room levels need their packing order enforced, which is
-/// fast when the order is right but may be wrong for a level; then a plain search with
-/// fresh tables gets the rest.
-const PHASES: [(bool, f64); 3] = [(false, 0.03), (true, 0.6), (false, 1.0)];
+/// One search of the portfolio.
+struct Phase {
+    strict: bool,
+    priority: Priority,
+    /// Share of the time still left when the phase starts.
+    share: f64,
+}
+
+/// Most maps fall to a short plain search; goal-room levels need their packing order
+/// enforced, which is fast when the order is right but may be wrong for a level; then a
+/// plain search with fresh tables gets the rest. The plain searches take greedy and
+/// feature-space turns, which finds different solutions than greedy alone; the strict
+/// search stays greedy, where it is strongest.
+const PHASES: [Phase; 3] = [
+    Phase { strict: false, priority: Priority::Alternation, share: 0.1 },
+    Phase { strict: true, priority: Priority::Greedy, share: 0.6 },
+    Phase { strict: false, priority: Priority::Alternation, share: 1.0 },
+];
+const PLAIN: [Phase; 1] = [Phase { strict: false, priority: Priority::Alternation, share: 1.0 }];
 
 /// Run the phases in order; a proof of unsolvability from any of them is final.
 fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
     let strict_useful = options.switches.strict_rooms && packing.strict.iter().any(|&s| s);
-    let phases: &[(bool, f64)] = if strict_useful { &PHASES } else { &[(false, 1.0)] };
+    let phases: &[Phase] = if strict_useful { &PHASES } else { &PLAIN };
     let mut outcome = Outcome::OutOfTime;
-    for &(strict, share) in phases {
+    for p in phases {
         let used = report.forward.expanded + report.backward.expanded;
-        let switches = Switches { strict_rooms: strict, ..options.switches };
-        outcome = phase(board, packing, options, switches, &budget.share(share, used), report);
+        let switches = Switches { strict_rooms: p.strict, ..options.switches };
+        let priority = options.priority.unwrap_or(p.priority);
+        let (o, fwd, bwd) =
+            search::run(board, packing, options.mode, priority, switches, &budget.share(p.share, used));
+        report.forward.add(&fwd);
+        report.backward.add(&bwd);
+        outcome = o;
         if matches!(outcome, Outcome::Solved(_) | Outcome::Unsolvable) {
             break;
         }
     }
-    outcome
-}
-
-fn phase(
-    board: &Board,
-    packing: &Packing,
-    options: &Options,
-    switches: Switches,
-    budget: &Budget,
-    report: &mut Report,
-) -> Outcome {
-    let (outcome, fwd, bwd) = search::run(board, packing, options.mode, options.priority, switches, budget);
-    report.forward.add(&fwd);
-    report.backward.add(&bwd);
     outcome
 }

@@ -1,0 +1,212 @@
+//! Open lists: which stored node a side expands next.
+//!
+//! A plain best-first search keeps one queue ordered by priority. A feature-space search
+//! (after FESS, Shoham and Schaeffer 2020) groups nodes into cells by a few coarse
+//! features of their position and serves the cells round robin, best-first inside each
+//! cell: no single measure of progress can lead the whole search into one plateau.
+
+use std::collections::HashMap;
+
+/// Buckets of equal priority; LIFO inside a bucket, which makes ties go deep.
+pub struct BucketQueue {
+    buckets: Vec<Vec<u32>>,
+    min: usize,
+    len: usize,
+}
+
+impl BucketQueue {
+    pub fn new() -> Self {
+        BucketQueue { buckets: Vec::new(), min: 0, len: 0 }
+    }
+
+    pub fn push(&mut self, priority: usize, node: u32) {
+        if priority >= self.buckets.len() {
+            self.buckets.resize_with(priority + 1, Vec::new);
+        }
+        self.buckets[priority].push(node);
+        self.min = self.min.min(priority);
+        self.len += 1;
+    }
+
+    pub fn pop(&mut self) -> Option<u32> {
+        if self.len == 0 {
+            return None;
+        }
+        while self.buckets[self.min].is_empty() {
+            self.min += 1;
+        }
+        self.len -= 1;
+        self.buckets[self.min].pop()
+    }
+
+    #[cfg(test)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// Coarse features of a position; equal features share a cell of the feature space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Features {
+    /// Boxes resting on goals.
+    pub packed: u16,
+    /// Separate areas of free floor the boxes cut the level into.
+    pub areas: u16,
+}
+
+/// Cells of the feature space, each a best-first queue, visited round robin.
+pub struct FeatureQueue {
+    index: HashMap<Features, usize>,
+    cells: Vec<BucketQueue>,
+    cursor: usize,
+    len: usize,
+}
+
+impl FeatureQueue {
+    pub fn new() -> Self {
+        FeatureQueue { index: HashMap::new(), cells: Vec::new(), cursor: 0, len: 0 }
+    }
+
+    pub fn push(&mut self, features: Features, priority: usize, node: u32) {
+        let cells = &mut self.cells;
+        let at = *self.index.entry(features).or_insert_with(|| {
+            cells.push(BucketQueue::new());
+            cells.len() - 1
+        });
+        self.cells[at].push(priority, node);
+        self.len += 1;
+    }
+
+    pub fn pop(&mut self) -> Option<u32> {
+        if self.len == 0 {
+            return None;
+        }
+        loop {
+            self.cursor = (self.cursor + 1) % self.cells.len();
+            if let Some(node) = self.cells[self.cursor].pop() {
+                self.len -= 1;
+                return Some(node);
+            }
+        }
+    }
+
+    /// How many cells the search has touched.
+    #[cfg(test)]
+    pub fn cells(&self) -> usize {
+        self.cells.len()
+    }
+}
+
+/// Both orders over one set of nodes, taking turns (Röger and Helmert's alternation):
+/// each node sits in both queues and is served by whichever reaches it first.
+pub struct Alternation {
+    best: BucketQueue,
+    features: FeatureQueue,
+    served: Vec<u64>,
+    turn: bool,
+}
+
+impl Alternation {
+    pub fn new() -> Self {
+        Alternation { best: BucketQueue::new(), features: FeatureQueue::new(), served: Vec::new(), turn: false }
+    }
+
+    pub fn push(&mut self, features: Features, priority: usize, node: u32) {
+        self.best.push(priority, node);
+        self.features.push(features, priority, node);
+    }
+
+    pub fn pop(&mut self) -> Option<u32> {
+        self.turn = !self.turn;
+        loop {
+            let node = if self.turn {
+                self.best.pop().or_else(|| self.features.pop())
+            } else {
+                self.features.pop().or_else(|| self.best.pop())
+            }?;
+            let (word, bit) = (node as usize / 64, node % 64);
+            if word >= self.served.len() {
+                self.served.resize(word + 1, 0);
+            }
+            if self.served[word] & (1 << bit) == 0 {
+                self.served[word] |= 1 << bit;
+                return Some(node);
+            }
+        }
+    }
+}
+
+/// A side's open list.
+pub enum Open {
+    Best(BucketQueue),
+    Features(FeatureQueue),
+    Alternation(Alternation),
+}
+
+impl Open {
+    /// Does this list group nodes by features (so they must be computed)?
+    pub fn wants_features(&self) -> bool {
+        !matches!(self, Open::Best(_))
+    }
+
+    pub fn push(&mut self, features: Features, priority: usize, node: u32) {
+        match self {
+            Open::Best(q) => q.push(priority, node),
+            Open::Features(q) => q.push(features, priority, node),
+            Open::Alternation(q) => q.push(features, priority, node),
+        }
+    }
+
+    pub fn pop(&mut self) -> Option<u32> {
+        match self {
+            Open::Best(q) => q.pop(),
+            Open::Features(q) => q.pop(),
+            Open::Alternation(q) => q.pop(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_pop_lowest_priority_last_in_first() {
+        let mut q = BucketQueue::new();
+        q.push(3, 30);
+        q.push(1, 10);
+        q.push(1, 11);
+        q.push(2, 20);
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(order, vec![11, 10, 20, 30]);
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn feature_cells_take_turns() {
+        let a = Features { packed: 0, areas: 1 };
+        let b = Features { packed: 1, areas: 1 };
+        let mut q = FeatureQueue::new();
+        q.push(a, 5, 1);
+        q.push(a, 4, 2);
+        q.push(a, 6, 3);
+        q.push(b, 9, 4);
+        // Cell b is visited in its turn even though all of a's nodes rank better.
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(order, vec![4, 2, 1, 3]);
+        assert_eq!(q.cells(), 2);
+    }
+
+    #[test]
+    fn alternation_serves_each_node_once() {
+        let a = Features { packed: 0, areas: 1 };
+        let b = Features { packed: 1, areas: 1 };
+        let mut q = Alternation::new();
+        q.push(a, 1, 1);
+        q.push(a, 2, 2);
+        q.push(b, 3, 3);
+        // Best first (1), then the feature turn goes to cell b (3), then best again (2).
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(order, vec![1, 3, 2]);
+    }
+}

@@ -49,10 +49,10 @@ OPTIONS:
         --stats                print search statistics on standard error
         --search MODE          bidir (default), forward or backward
         --priority ORDER       one order for every phase: greedy (h), astar
-                               (g + h), features (forward nodes in cells by
-                               boxes on goals and separate floor areas, cells
-                               taken in turn) or alternate (greedy and features
-                               by turns); default: each phase its own
+                               (g + h), features (nodes in cells by boxes
+                               packed and separate floor areas, cells taken in
+                               turn) or alternate (greedy and features by
+                               turns); default: each phase its own
         --no-freeze            turn off freeze-deadlock pruning
         --no-matching          use nearest-goal sums instead of the matching bound
         --no-corral            turn off PI-corral pruning and corral deadlocks

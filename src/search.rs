@@ -140,6 +140,8 @@ pub struct Side<'a> {
     /// Distances box -> target for the bound, and the targets' count.
     distances: &'a [u16],
     dead: &'a [bool],
+    /// Where this side's boxes are headed: the goals forward, the start cells backward.
+    is_target: Vec<bool>,
     nboxes: usize,
     occupied: Vec<bool>,
     reach: Reach,
@@ -175,11 +177,16 @@ impl<'a> Side<'a> {
             Direction::Backward => (&board.from_start[..], &board.dead_bwd[..]),
         };
         let table = Table::with_budget(nboxes + 1, memory_bytes);
-        let open = match (priority, direction) {
-            (Priority::Features, Direction::Forward) => Open::Features(FeatureQueue::new()),
-            (Priority::Alternation, Direction::Forward) => Open::Alternation(Alternation::new()),
+        let open = match priority {
+            Priority::Features => Open::Features(FeatureQueue::new()),
+            Priority::Alternation => Open::Alternation(Alternation::new()),
             _ => Open::Best(BucketQueue::new()),
         };
+        let mut is_target = vec![false; board.n];
+        let targets = if direction == Direction::Forward { &board.goals } else { &board.start_boxes };
+        for &t in targets {
+            is_target[t as usize] = true;
+        }
         let stats = Stats { capacity: table.capacity(), ..Stats::default() };
         Side {
             board,
@@ -193,6 +200,7 @@ impl<'a> Side<'a> {
             open,
             distances,
             dead,
+            is_target,
             nboxes,
             occupied: vec![false; board.n],
             reach: Reach::new(board.n),
@@ -264,7 +272,7 @@ impl<'a> Side<'a> {
     }
 
     fn packed(&self, boxes: &[Cell]) -> u16 {
-        boxes.iter().filter(|&&b| self.board.is_goal[b as usize]).count() as u16
+        boxes.iter().filter(|&&b| self.is_target[b as usize]).count() as u16
     }
 
     fn set_occupied(&mut self, on: bool) {
@@ -519,7 +527,7 @@ impl<'a> Side<'a> {
             self.stats.dead_matching += 1;
             return None;
         }
-        let goal = |x: Cell| self.board.is_goal[x as usize] as u16;
+        let goal = |x: Cell| self.is_target[x as usize] as u16;
         let packed = c.packed + goal(c.to) - goal(c.from);
         self.occupied[c.from as usize] = false;
         self.occupied[c.to as usize] = true;

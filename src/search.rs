@@ -594,12 +594,12 @@ fn join(forward: &Table, f: u32, backward: &Table, b: u32) -> Vec<Push> {
     pushes
 }
 
-/// Run one strategy under the budget. Returns the outcome and both sides' statistics.
+/// Run one strategy under the budget, each side with its own order. Returns the outcome and both sides' statistics.
 pub fn run(
     board: &Board,
     packing: &Packing,
     mode: Mode,
-    priority: Priority,
+    (fwd_priority, bwd_priority): (Priority, Priority),
     switches: Switches,
     budget: &Budget,
 ) -> (Outcome, Stats, Stats) {
@@ -611,8 +611,8 @@ pub fn run(
         Mode::Forward => (budget.memory_bytes, small),
         Mode::Backward => (small, budget.memory_bytes),
     };
-    let mut fwd = Side::new(board, &zobrist, packing, Direction::Forward, priority, switches, fwd_mem);
-    let mut bwd = Side::new(board, &zobrist, packing, Direction::Backward, priority, switches, bwd_mem);
+    let mut fwd = Side::new(board, &zobrist, packing, Direction::Forward, fwd_priority, switches, fwd_mem);
+    let mut bwd = Side::new(board, &zobrist, packing, Direction::Backward, bwd_priority, switches, bwd_mem);
     bwd.add_solved_roots();
     let root = fwd.add_root(&board.start_boxes, board.start_player);
     let outcome = match root {

@@ -85,22 +85,24 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
 /// One search of the portfolio.
 struct Phase {
     strict: bool,
-    priority: Priority,
+    /// Orders of the forward and the backward side.
+    priority: (Priority, Priority),
     /// Share of the time still left when the phase starts.
     share: f64,
 }
 
 /// Most maps fall to a short plain search; goal-room levels need their packing order
 /// enforced, which is fast when the order is right but may be wrong for a level; then a
-/// plain search with fresh tables gets the rest. The plain searches take greedy and
-/// feature-space turns, which finds different solutions than greedy alone; the strict
-/// search stays greedy, where it is strongest.
+/// plain search with fresh tables gets the rest. The sides take greedy and feature-space
+/// turns, which finds different solutions than greedy alone; only the strict forward
+/// search stays greedy: with the order enforced, greedy packs rooms best.
+const ALTERNATE: (Priority, Priority) = (Priority::Alternation, Priority::Alternation);
 const PHASES: [Phase; 3] = [
-    Phase { strict: false, priority: Priority::Alternation, share: 0.1 },
-    Phase { strict: true, priority: Priority::Greedy, share: 0.6 },
-    Phase { strict: false, priority: Priority::Alternation, share: 1.0 },
+    Phase { strict: false, priority: ALTERNATE, share: 0.1 },
+    Phase { strict: true, priority: (Priority::Greedy, Priority::Alternation), share: 0.6 },
+    Phase { strict: false, priority: ALTERNATE, share: 1.0 },
 ];
-const PLAIN: [Phase; 1] = [Phase { strict: false, priority: Priority::Alternation, share: 1.0 }];
+const PLAIN: [Phase; 1] = [Phase { strict: false, priority: ALTERNATE, share: 1.0 }];
 
 /// Run the phases in order; a proof of unsolvability from any of them is final.
 fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
@@ -110,7 +112,7 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
     for p in phases {
         let used = report.forward.expanded + report.backward.expanded;
         let switches = Switches { strict_rooms: p.strict, ..options.switches };
-        let priority = options.priority.unwrap_or(p.priority);
+        let priority = options.priority.map_or(p.priority, |o| (o, o));
         let (o, fwd, bwd) =
             search::run(board, packing, options.mode, priority, switches, &budget.share(p.share, used));
         report.forward.add(&fwd);

@@ -26,12 +26,7 @@ impl Reach {
     /// the boxes. Returns the smallest cell reached (`NONE` if none) and how many cells
     /// were reached, so that callers can charge the work.
     pub fn flood(&mut self, board: &Board, occupied: &[bool], wall: Cell, seeds: &[Cell]) -> (Cell, usize) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.generation = 1;
-        }
-        let g = self.generation;
+        let g = self.next_generation();
         let mut min = NONE;
         let mut count = 0;
         self.stack.clear();
@@ -54,14 +49,19 @@ impl Reach {
         (min, count)
     }
 
-    /// How many separate areas of free floor the `occupied` cells cut the board into.
-    pub fn count_areas(&mut self, board: &Board, occupied: &[bool]) -> u16 {
+    /// A fresh stamp value: every cell counts as unvisited again.
+    fn next_generation(&mut self) -> u32 {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
             self.generation = 1;
         }
-        let g = self.generation;
+        self.generation
+    }
+
+    /// How many separate areas of free floor the `occupied` cells cut the board into.
+    pub fn count_areas(&mut self, board: &Board, occupied: &[bool]) -> u16 {
+        let g = self.next_generation();
         let mut areas = 0u16;
         for start in 0..board.n {
             if occupied[start] || self.stamp[start] == g {

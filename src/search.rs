@@ -32,13 +32,13 @@ pub enum Mode {
 }
 
 /// Order of the open list: `h` alone (greedy best-first), `g + h` (A*), or greedy inside
-/// the cells of a feature space taken in turn (forward only; backward stays greedy).
+/// the cells of a feature space taken in turn (see `open`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Priority {
     Greedy,
     AStar,
     Features,
-    /// Greedy and feature cells taking turns over the same nodes (forward only).
+    /// Greedy and feature cells taking turns over the same nodes.
     Alternation,
 }
 
@@ -122,7 +122,7 @@ struct Child {
     push: Push,
     depth: u16,
     box_hash: u64,
-    /// Boxes on goals before the move.
+    /// Boxes on this side's targets before the move.
     packed: u16,
 }
 

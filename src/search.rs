@@ -271,6 +271,21 @@ impl<'a> Side<'a> {
         }
     }
 
+    /// The features of child `c`; the parent's layout in `occupied` stays as it was.
+    fn child_features(&mut self, c: &Child) -> Features {
+        if !self.open.wants_features() {
+            return Features { packed: 0, areas: 0 };
+        }
+        let target = |x: Cell| self.is_target[x as usize] as u16;
+        let packed = c.packed + target(c.to) - target(c.from);
+        self.occupied[c.from as usize] = false;
+        self.occupied[c.to as usize] = true;
+        let features = self.features(packed);
+        self.occupied[c.from as usize] = true;
+        self.occupied[c.to as usize] = false;
+        features
+    }
+
     fn packed(&self, boxes: &[Cell]) -> u16 {
         boxes.iter().filter(|&&b| self.is_target[b as usize]).count() as u16
     }
@@ -384,7 +399,8 @@ impl<'a> Side<'a> {
             self.bound_of_parent();
         }
         let box_hash = self.zobrist.of_boxes(&self.boxes);
-        let packed = self.packed(&self.boxes);
+        // Only a feature queue reads the count.
+        let packed = if self.open.wants_features() { self.packed(&self.boxes) } else { 0 };
 
         let strict = forward && self.switches.strict_rooms;
         let mut result = Step::Expanded;
@@ -527,13 +543,7 @@ impl<'a> Side<'a> {
             self.stats.dead_matching += 1;
             return None;
         }
-        let goal = |x: Cell| self.is_target[x as usize] as u16;
-        let packed = c.packed + goal(c.to) - goal(c.from);
-        self.occupied[c.from as usize] = false;
-        self.occupied[c.to as usize] = true;
-        let features = self.features(packed);
-        self.occupied[c.from as usize] = true;
-        self.occupied[c.to as usize] = false;
+        let features = self.child_features(c);
         let child = match self.table.insert_at(slot, &self.key, hash, c.node, c.push, c.depth) {
             Some(i) => i,
             None => {

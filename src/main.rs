@@ -210,6 +210,9 @@ fn print_stats(r: &solver::Report, budget: &Budget) {
             "{:<8} expanded {:>9}  generated {:>9}  duplicates {:>9}  dead: freeze {:>8} matching {:>8} corral {:>8}  corral cuts {:>8}  macros {:>8}  stored {:>9}/{}",
             name, s.expanded, s.generated, s.duplicates, s.dead_freeze, s.dead_matching, s.dead_corral, s.corral_cuts, s.macros, s.stored, s.capacity
         );
+        if s.best_h != i32::MAX {
+            eprintln!("{:<8} closest: bound {} pushes, {} of {} boxes on target", "", s.best_h, s.most_packed, r.boxes);
+        }
     }
     if let Verdict::Solved(m) = &r.verdict {
         eprintln!("solution {} moves, {} pushes", m.len(), m.iter().filter(|x| x.push).count());

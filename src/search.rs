@@ -62,7 +62,7 @@ impl Default for Switches {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Stats {
     pub expanded: u64,
     pub generated: u64,
@@ -72,8 +72,31 @@ pub struct Stats {
     pub dead_corral: u64,
     pub corral_cuts: u64,
     pub macros: u64,
+    /// Closest approach: the lowest bound of any stored node, and the most boxes on
+    /// this side's targets in one (for diagnosis of searches that stall).
+    pub best_h: i32,
+    pub most_packed: u16,
     pub stored: usize,
     pub capacity: usize,
+}
+
+impl Default for Stats {
+    fn default() -> Self {
+        Stats {
+            expanded: 0,
+            generated: 0,
+            duplicates: 0,
+            dead_freeze: 0,
+            dead_matching: 0,
+            dead_corral: 0,
+            corral_cuts: 0,
+            macros: 0,
+            best_h: i32::MAX,
+            most_packed: 0,
+            stored: 0,
+            capacity: 0,
+        }
+    }
 }
 
 impl Stats {
@@ -87,6 +110,8 @@ impl Stats {
         self.dead_corral += o.dead_corral;
         self.corral_cuts += o.corral_cuts;
         self.macros += o.macros;
+        self.best_h = self.best_h.min(o.best_h);
+        self.most_packed = self.most_packed.max(o.most_packed);
         self.stored = self.stored.max(o.stored);
         self.capacity = self.capacity.max(o.capacity);
     }
@@ -399,8 +424,7 @@ impl<'a> Side<'a> {
             self.bound_of_parent();
         }
         let box_hash = self.zobrist.of_boxes(&self.boxes);
-        // Only a feature queue reads the count.
-        let packed = if self.open.wants_features() { self.packed(&self.boxes) } else { 0 };
+        let packed = self.packed(&self.boxes);
 
         let strict = forward && self.switches.strict_rooms;
         let mut result = Step::Expanded;
@@ -544,6 +568,7 @@ impl<'a> Side<'a> {
             return None;
         }
         let features = self.child_features(c);
+        self.note_closest(h, c);
         let child = match self.table.insert_at(slot, &self.key, hash, c.node, c.push, c.depth) {
             Some(i) => i,
             None => {
@@ -554,6 +579,18 @@ impl<'a> Side<'a> {
         self.stats.generated += 1;
         self.open.push(features, self.priority_of(h, c.depth), child);
         other.find(&self.key, hash).map(|o| Step::Met { own: child, other: o })
+    }
+
+    /// Keep the closest-approach figures.
+    fn note_closest(&mut self, h: i32, c: &Child) {
+        if h < self.stats.best_h {
+            self.stats.best_h = h;
+        }
+        let target = |x: Cell| self.is_target[x as usize] as u16;
+        let packed = c.packed + target(c.to) - target(c.from);
+        if packed > self.stats.most_packed {
+            self.stats.most_packed = packed;
+        }
     }
 
     /// A push that brings a box into a goal room from outside may carry it on to the

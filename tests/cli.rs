@@ -472,6 +472,24 @@ fn stats_go_to_stderr_and_do_not_disturb_the_answer() {
     }
 }
 
+#[test]
+fn stats_report_the_closest_approach_of_each_side() {
+    let _g = shared();
+    // The forward side reports how close it came, in pushes and in boxes on goals; here
+    // it pushes the box home, and never counts more boxes than exist.
+    let map = "#######\n#@ $ .#\n##   ##\n#######\n";
+    let o = run_str(&["--stats", "--search", "forward"], map, QUICK);
+    let closest: Vec<&str> = o.stderr.lines().filter(|l| l.contains("closest:")).collect();
+    assert!(!closest.is_empty(), "no closest line: {}", o.describe());
+    for l in closest {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "of").expect("'N of M boxes'");
+        let (packed, total): (u32, u32) = (words[at - 1].parse().unwrap(), words[at + 1].parse().unwrap());
+        assert!(packed <= total, "{l}");
+        assert_eq!((packed, total), (1, 1), "{l}");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // 2. A selection of public levels, default mode
 // ---------------------------------------------------------------------------

@@ -62,6 +62,18 @@ impl Reach {
     /// How many separate areas of free floor the `occupied` cells cut the board into.
     pub fn count_areas(&mut self, board: &Board, occupied: &[bool]) -> u16 {
         let g = self.next_generation();
+        self.count_unstamped(board, occupied, g)
+    }
+
+    /// `count_areas` right after a `fill` on the same layout: the player's area is
+    /// already flooded and counts as one. Afterwards `reached` answers for every cell.
+    pub fn count_areas_after_fill(&mut self, board: &Board, occupied: &[bool]) -> u16 {
+        let g = self.generation;
+        self.count_unstamped(board, occupied, g).saturating_add(1)
+    }
+
+    /// Flood and count the free areas whose cells are not yet stamped `g`.
+    fn count_unstamped(&mut self, board: &Board, occupied: &[bool], g: u32) -> u16 {
         let mut areas = 0u16;
         for start in 0..board.n {
             if occupied[start] || self.stamp[start] == g {
@@ -122,5 +134,8 @@ mod tests {
             occ[c as usize] = true;
         }
         assert_eq!(Reach::new(b.n).count_areas(&b, &occ), 2);
+        let mut r = Reach::new(b.n);
+        r.fill(&b, &occ, b.start_player);
+        assert_eq!(r.count_areas_after_fill(&b, &occ), 2);
     }
 }

@@ -296,7 +296,8 @@ impl<'a> Side<'a> {
         }
     }
 
-    /// The features of child `c`; the parent's layout in `occupied` stays as it was.
+    /// The features of child `c`, right after `child_reach` flooded its player's area;
+    /// the parent's layout in `occupied` stays as it was.
     fn child_features(&mut self, c: &Child) -> Features {
         if !self.open.wants_features() {
             return Features { packed: 0, areas: 0 };
@@ -305,10 +306,10 @@ impl<'a> Side<'a> {
         let packed = c.packed + target(c.to) - target(c.from);
         self.occupied[c.from as usize] = false;
         self.occupied[c.to as usize] = true;
-        let features = self.features(packed);
+        let areas = self.child_reach.count_areas_after_fill(self.board, &self.occupied);
         self.occupied[c.from as usize] = true;
         self.occupied[c.to as usize] = false;
-        features
+        Features { packed, areas }
     }
 
     fn packed(&self, boxes: &[Cell]) -> u16 {

@@ -46,7 +46,8 @@ OPTIONS:
     -t, --time-limit SECONDS   give up after this long (default 10)
         --memory MB            memory for the search tables (default 700)
         --lurd                 print LURD: lowercase walks, uppercase pushes
-        --stats                print search statistics on standard error
+        --stats                print search statistics on standard error, with
+                               each side's closest approach to its targets
         --search MODE          bidir (default), forward or backward
         --priority ORDER       one order for every phase: greedy (h), astar
                                (g + h), features (nodes in cells by boxes

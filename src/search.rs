@@ -159,6 +159,8 @@ pub struct Side<'a> {
     box_path: BoxPath,
     pub direction: Direction,
     priority: Priority,
+    /// Added to a node's priority for each box off this side's targets.
+    off_target_weight: i32,
     switches: Switches,
     pub table: Table,
     open: Open,
@@ -192,7 +194,7 @@ impl<'a> Side<'a> {
         zobrist: &'a Zobrist,
         packing: &'a Packing,
         direction: Direction,
-        priority: Priority,
+        (priority, off_target_weight): (Priority, i32),
         switches: Switches,
         memory_bytes: usize,
     ) -> Side<'a> {
@@ -220,6 +222,7 @@ impl<'a> Side<'a> {
             box_path: BoxPath::new(board.n),
             direction,
             priority,
+            off_target_weight,
             switches,
             table,
             open,
@@ -280,10 +283,12 @@ impl<'a> Side<'a> {
         self.parent_match.solve()
     }
 
-    fn priority_of(&self, h: i32, depth: u16) -> usize {
+    /// A node's rank in the open list, from its bound, depth and boxes on target.
+    fn priority_of(&self, h: i32, depth: u16, packed: u16) -> usize {
+        let h = h as usize + self.off_target_weight as usize * (self.nboxes - packed as usize);
         match self.priority {
-            Priority::Greedy | Priority::Features | Priority::Alternation => h as usize,
-            Priority::AStar => h as usize + depth as usize,
+            Priority::Greedy | Priority::Features | Priority::Alternation => h,
+            Priority::AStar => h + depth as usize,
         }
     }
 
@@ -330,7 +335,8 @@ impl<'a> Side<'a> {
         self.set_occupied(true);
         let norm = self.reach.fill(self.board, &self.occupied, player);
         let h = self.bound_of_parent();
-        let features = self.features(self.packed(boxes));
+        let packed = self.packed(boxes);
+        let features = self.features(packed);
         self.set_occupied(false);
         if h >= IMPOSSIBLE {
             return None;
@@ -344,7 +350,7 @@ impl<'a> Side<'a> {
             Probe::Vacant(slot) => {
                 let push = Push::step(NONE, 0, NONE);
                 let node = self.table.insert_at(slot, &self.key, hash, NO_PARENT, push, 0)?;
-                self.open.push(features, self.priority_of(h, 0), node);
+                self.open.push(features, self.priority_of(h, 0, packed), node);
                 Some(node)
             }
         }
@@ -578,7 +584,9 @@ impl<'a> Side<'a> {
             }
         };
         self.stats.generated += 1;
-        self.open.push(features, self.priority_of(h, c.depth), child);
+        let target = |x: Cell| self.is_target[x as usize] as u16;
+        let packed = c.packed + target(c.to) - target(c.from);
+        self.open.push(features, self.priority_of(h, c.depth, packed), child);
         other.find(&self.key, hash).map(|o| Step::Met { own: child, other: o })
     }
 
@@ -642,12 +650,17 @@ fn join(forward: &Table, f: u32, backward: &Table, b: u32) -> Vec<Push> {
     pushes
 }
 
-/// Run one strategy under the budget, each side with its own order. Returns the outcome and both sides' statistics.
+/// How one side ranks its open list: the order, and the weight of each box off its
+/// targets added to the rank (0: the bound alone).
+pub type Ranking = (Priority, i32);
+
+/// Run one strategy under the budget, each side with its own ranking. Returns the outcome
+/// and both sides' statistics.
 pub fn run(
     board: &Board,
     packing: &Packing,
     mode: Mode,
-    (fwd_priority, bwd_priority): (Priority, Priority),
+    (fwd_ranking, bwd_ranking): (Ranking, Ranking),
     switches: Switches,
     budget: &Budget,
 ) -> (Outcome, Stats, Stats) {
@@ -659,8 +672,8 @@ pub fn run(
         Mode::Forward => (budget.memory_bytes, small),
         Mode::Backward => (small, budget.memory_bytes),
     };
-    let mut fwd = Side::new(board, &zobrist, packing, Direction::Forward, fwd_priority, switches, fwd_mem);
-    let mut bwd = Side::new(board, &zobrist, packing, Direction::Backward, bwd_priority, switches, bwd_mem);
+    let mut fwd = Side::new(board, &zobrist, packing, Direction::Forward, fwd_ranking, switches, fwd_mem);
+    let mut bwd = Side::new(board, &zobrist, packing, Direction::Backward, bwd_ranking, switches, bwd_mem);
     bwd.add_solved_roots();
     let root = fwd.add_root(&board.start_boxes, board.start_player);
     let outcome = match root {
@@ -706,5 +719,29 @@ fn search_loop(fwd: &mut Side, bwd: &mut Side, mode: Mode, budget: &Budget) -> O
                 Step::Exhausted | Step::Full => bwd_active = false,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_box_off_target_adds_the_weight_to_the_rank() {
+        let board = Board::from_text("#######\n#@$ $.#\n#   . #\n#######\n");
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let side = |ranking| {
+            Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, Switches::default(), 1 << 20)
+        };
+        let plain = side((Priority::Greedy, 0));
+        assert_eq!(plain.priority_of(7, 3, 0), 7);
+        let weighted = side((Priority::Greedy, 3));
+        // Two boxes: none on target adds 6, one adds 3, both add nothing.
+        assert_eq!(weighted.priority_of(7, 3, 0), 13);
+        assert_eq!(weighted.priority_of(7, 3, 1), 10);
+        assert_eq!(weighted.priority_of(7, 3, 2), 7);
+        // A* adds the depth on top.
+        assert_eq!(side((Priority::AStar, 3)).priority_of(7, 3, 1), 13);
     }
 }

@@ -5,7 +5,7 @@ use crate::board::Board;
 use crate::budget::Budget;
 use crate::level::Level;
 use crate::packing::Packing;
-use crate::search::{self, Mode, Outcome, Priority, Stats, Switches};
+use crate::search::{self, Mode, Outcome, Priority, Ranking, Stats, Switches};
 use crate::solution::{self, Move};
 
 #[derive(Clone, Copy, Debug)]
@@ -85,8 +85,8 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
 /// One search of the portfolio.
 struct Phase {
     strict: bool,
-    /// Orders of the forward and the backward side.
-    priority: (Priority, Priority),
+    /// Rankings of the forward and the backward side.
+    ranking: (Ranking, Ranking),
     /// Share of the time still left when the phase starts.
     share: f64,
 }
@@ -95,14 +95,17 @@ struct Phase {
 /// enforced, which is fast when the order is right but may be wrong for a level; then a
 /// plain search with fresh tables gets the rest. The sides take greedy and feature-space
 /// turns, which finds different solutions than greedy alone; only the strict forward
-/// search stays greedy: with the order enforced, greedy packs rooms best.
-const ALTERNATE: (Priority, Priority) = (Priority::Alternation, Priority::Alternation);
+/// search stays greedy: with the order enforced, greedy packs rooms best. After the first
+/// phase the backward side also counts the boxes not yet back on their start cells,
+/// which leads it to finish layouts the forward side can meet; the weights differ by
+/// phase because each solves levels the others miss.
+const ALT: Priority = Priority::Alternation;
 const PHASES: [Phase; 3] = [
-    Phase { strict: false, priority: ALTERNATE, share: 0.1 },
-    Phase { strict: true, priority: (Priority::Greedy, Priority::Alternation), share: 0.6 },
-    Phase { strict: false, priority: ALTERNATE, share: 1.0 },
+    Phase { strict: false, ranking: ((ALT, 0), (ALT, 0)), share: 0.1 },
+    Phase { strict: true, ranking: ((Priority::Greedy, 0), (ALT, 1)), share: 0.6 },
+    Phase { strict: false, ranking: ((ALT, 0), (ALT, 2)), share: 1.0 },
 ];
-const PLAIN: [Phase; 1] = [Phase { strict: false, priority: ALTERNATE, share: 1.0 }];
+const PLAIN: [Phase; 1] = [Phase { strict: false, ranking: ((ALT, 0), (ALT, 1)), share: 1.0 }];
 
 /// Run the phases in order; a proof of unsolvability from any of them is final.
 fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
@@ -112,9 +115,10 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
     for p in phases {
         let used = report.forward.expanded + report.backward.expanded;
         let switches = Switches { strict_rooms: p.strict, ..options.switches };
-        let priority = options.priority.map_or(p.priority, |o| (o, o));
+        // A forced order is the same plain order for both sides in every phase.
+        let ranking = options.priority.map_or(p.ranking, |o| ((o, 0), (o, 0)));
         let (o, fwd, bwd) =
-            search::run(board, packing, options.mode, priority, switches, &budget.share(p.share, used));
+            search::run(board, packing, options.mode, ranking, switches, &budget.share(p.share, used));
         report.forward.add(&fwd);
         report.backward.add(&bwd);
         outcome = o;

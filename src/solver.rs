@@ -96,9 +96,9 @@ struct Phase {
 /// plain search with fresh tables gets the rest. The sides take greedy and feature-space
 /// turns, which finds different solutions than greedy alone; only the strict forward
 /// search stays greedy: with the order enforced, greedy packs rooms best. After the first
-/// phase the backward side also counts the boxes not yet back on their start cells,
-/// which leads it to finish layouts the forward side can meet; the weights differ by
-/// phase because each solves levels the others miss.
+/// phase the backward side also counts the boxes not yet back on their start cells:
+/// that solves levels the bound alone does not (forward it changed nothing), and the
+/// weights differ by phase because each weight solves levels the other misses.
 const ALT: Priority = Priority::Alternation;
 const PHASES: [Phase; 3] = [
     Phase { strict: false, ranking: ((ALT, 0), (ALT, 0)), share: 0.1 },

@@ -307,14 +307,19 @@ impl<'a> Side<'a> {
         if !self.open.wants_features() {
             return Features { packed: 0, areas: 0 };
         }
-        let target = |x: Cell| self.is_target[x as usize] as u16;
-        let packed = c.packed + target(c.to) - target(c.from);
+        let packed = self.child_packed(c);
         self.occupied[c.from as usize] = false;
         self.occupied[c.to as usize] = true;
         let areas = self.child_reach.count_areas_after_fill(self.board, &self.occupied);
         self.occupied[c.from as usize] = true;
         self.occupied[c.to as usize] = false;
         Features { packed, areas }
+    }
+
+    /// Boxes on this side's targets once child `c`'s move is made.
+    fn child_packed(&self, c: &Child) -> u16 {
+        let target = |x: Cell| self.is_target[x as usize] as u16;
+        c.packed + target(c.to) - target(c.from)
     }
 
     fn packed(&self, boxes: &[Cell]) -> u16 {
@@ -584,8 +589,7 @@ impl<'a> Side<'a> {
             }
         };
         self.stats.generated += 1;
-        let target = |x: Cell| self.is_target[x as usize] as u16;
-        let packed = c.packed + target(c.to) - target(c.from);
+        let packed = self.child_packed(c);
         self.open.push(features, self.priority_of(h, c.depth, packed), child);
         other.find(&self.key, hash).map(|o| Step::Met { own: child, other: o })
     }
@@ -595,8 +599,7 @@ impl<'a> Side<'a> {
         if h < self.stats.best_h {
             self.stats.best_h = h;
         }
-        let target = |x: Cell| self.is_target[x as usize] as u16;
-        let packed = c.packed + target(c.to) - target(c.from);
+        let packed = self.child_packed(c);
         if packed > self.stats.most_packed {
             self.stats.most_packed = packed;
         }

@@ -301,13 +301,12 @@ impl<'a> Side<'a> {
         }
     }
 
-    /// The features of child `c`, right after `child_reach` flooded its player's area;
-    /// the parent's layout in `occupied` stays as it was.
-    fn child_features(&mut self, c: &Child) -> Features {
+    /// The features of child `c` with `packed` boxes on target, right after
+    /// `child_reach` flooded its player's area; the parent's layout in `occupied` stays.
+    fn child_features(&mut self, c: &Child, packed: u16) -> Features {
         if !self.open.wants_features() {
             return Features { packed: 0, areas: 0 };
         }
-        let packed = self.child_packed(c);
         self.occupied[c.from as usize] = false;
         self.occupied[c.to as usize] = true;
         let areas = self.child_reach.count_areas_after_fill(self.board, &self.occupied);
@@ -579,8 +578,9 @@ impl<'a> Side<'a> {
             self.stats.dead_matching += 1;
             return None;
         }
-        let features = self.child_features(c);
-        self.note_closest(h, c);
+        let packed = self.child_packed(c);
+        let features = self.child_features(c, packed);
+        self.note_closest(h, packed);
         let child = match self.table.insert_at(slot, &self.key, hash, c.node, c.push, c.depth) {
             Some(i) => i,
             None => {
@@ -589,17 +589,15 @@ impl<'a> Side<'a> {
             }
         };
         self.stats.generated += 1;
-        let packed = self.child_packed(c);
         self.open.push(features, self.priority_of(h, c.depth, packed), child);
         other.find(&self.key, hash).map(|o| Step::Met { own: child, other: o })
     }
 
     /// Keep the closest-approach figures.
-    fn note_closest(&mut self, h: i32, c: &Child) {
+    fn note_closest(&mut self, h: i32, packed: u16) {
         if h < self.stats.best_h {
             self.stats.best_h = h;
         }
-        let packed = self.child_packed(c);
         if packed > self.stats.most_packed {
             self.stats.most_packed = packed;
         }

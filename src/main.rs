@@ -60,6 +60,7 @@ OPTIONS:
         --no-goal-macro        turn off goal-room macros (packing order)
         --no-strict-rooms      let boxes enter goal rooms out of packing order
         --no-tunnel-macro      push boxes through tunnels one step at a time
+        --no-packing-macro     never push a box to a room's next goal in one move
     -h, --help                 print this help
     -V, --version              print the version
 
@@ -131,6 +132,7 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
             "--no-goal-macro" => cli.options.switches.goal_macro = false,
             "--no-strict-rooms" => cli.options.switches.strict_rooms = false,
             "--no-tunnel-macro" => cli.options.switches.tunnel_macro = false,
+            "--no-packing-macro" => cli.options.switches.packing_macro = false,
             _ => return Err(format!("unknown option {:?} (see --help)", a)),
         }
         i += 1;

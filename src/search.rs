@@ -54,11 +54,13 @@ pub struct Switches {
     /// Enforce the packing order: boxes enter ordered rooms only by macro and stay.
     /// Incomplete: an exhausted search proves nothing.
     pub strict_rooms: bool,
+    /// Push a box near a room's next goal all the way there in one move (an extra child).
+    pub packing_macro: bool,
 }
 
 impl Default for Switches {
     fn default() -> Self {
-        Switches { freeze: true, matching: true, corral: true, goal_macro: true, tunnel_macro: true, strict_rooms: true }
+        Switches { freeze: true, matching: true, corral: true, goal_macro: true, tunnel_macro: true, strict_rooms: true, packing_macro: true }
     }
 }
 
@@ -179,6 +181,12 @@ pub struct Side<'a> {
     parent_match: Matching,
     child_match: Matching,
     row: Vec<i32>,
+    /// How many boxes nearest a room's next goal try the packing macro (0: off).
+    macro_boxes: usize,
+    /// (distance to the goal, slot) of the boxes that may try it.
+    candidates: Vec<(u16, usize)>,
+    /// Cell -> number of the target on it (its column in `distances`).
+    target_index: Vec<u16>,
     boxes: Vec<Cell>,
     key: Vec<Cell>,
     /// Set once a child had to be dropped for lack of room: exhaustion then proves nothing.
@@ -210,9 +218,11 @@ impl<'a> Side<'a> {
             _ => Open::Best(BucketQueue::new()),
         };
         let mut is_target = vec![false; board.n];
+        let mut target_index = vec![u16::MAX; board.n];
         let targets = if direction == Direction::Forward { &board.goals } else { &board.start_boxes };
-        for &t in targets {
+        for (j, &t) in targets.iter().enumerate() {
             is_target[t as usize] = true;
+            target_index[t as usize] = j as u16;
         }
         let stats = Stats { capacity: table.capacity(), ..Stats::default() };
         Side {
@@ -239,6 +249,16 @@ impl<'a> Side<'a> {
             parent_match: Matching::new(nboxes),
             child_match: Matching::new(nboxes),
             row: vec![0; nboxes],
+            macro_boxes: if switches.packing_macro
+                && direction == Direction::Forward
+                && board.n <= PACKING_MACRO_MAX_CELLS
+            {
+                PACKING_MACRO_BOXES
+            } else {
+                0
+            },
+            candidates: Vec::new(),
+            target_index,
             boxes: Vec::with_capacity(nboxes),
             key: Vec::with_capacity(nboxes + 1),
             overflowed: false,
@@ -518,8 +538,83 @@ impl<'a> Side<'a> {
                 }
             }
         }
+        if forward && matches!(result, Step::Expanded) && self.macro_boxes > 0 {
+            if let Some(step) = self.packing_macros(node, player, depth, box_hash, packed, restricted, other, budget) {
+                result = step;
+            }
+        }
         self.set_occupied(false);
         result
+    }
+
+    /// Packing macro (FESS's packing advisor): for each ordered room, the boxes nearest its
+    /// next goal that can be pushed all the way there, the others standing still, give one
+    /// extra child each. Greedy takes such a child at once (its bound drops by the whole
+    /// way), so a box goes home in one step instead of one push among many equal ones.
+    #[allow(clippy::too_many_arguments)]
+    fn packing_macros(
+        &mut self,
+        node: u32,
+        player: Cell,
+        depth: u16,
+        box_hash: u64,
+        packed: u16,
+        restricted: bool,
+        other: &Table,
+        budget: &Budget,
+    ) -> Option<Step> {
+        let n = self.board.n;
+        for r in 0..self.packing.order.len() {
+            let goal = match self.packing.next_goal(r as u16 + 1, &self.occupied) {
+                Some(g) => g,
+                None => continue,
+            };
+            let j = self.target_index[goal as usize] as usize;
+            self.candidates.clear();
+            for k in 0..self.nboxes {
+                let b = self.boxes[k];
+                if self.is_target[b as usize] || (restricted && !self.corrals.allowed(b)) {
+                    continue;
+                }
+                let d = self.distances[j * n + b as usize];
+                if d != FAR && d > 1 {
+                    self.candidates.push((d, k));
+                }
+            }
+            self.candidates.sort_unstable();
+            for i in 0..self.candidates.len().min(self.macro_boxes) {
+                // An attempt costs far more than a push; many rooms must not overrun.
+                if budget.expired(self.stats.expanded) {
+                    return None;
+                }
+                let (_, k) = self.candidates[i];
+                let b = self.boxes[k];
+                self.occupied[b as usize] = false;
+                let path = self.box_path.push_path(self.board, &self.occupied, b, player, goal, |_| true);
+                self.occupied[b as usize] = true;
+                let path = match path {
+                    Some(p) if p.len() > 1 => p,
+                    _ => continue,
+                };
+                let (first, last) = (path[0], path[path.len() - 1]);
+                self.stats.macros += 1;
+                let child = Child {
+                    node,
+                    slot: k,
+                    from: b,
+                    to: goal,
+                    player: last.from,
+                    push: Push { from: b, dir: first.dir, via: Via::Path, to: goal },
+                    depth: depth.saturating_add(path.len() as u16 - 1),
+                    box_hash,
+                    packed,
+                };
+                if let Some(step) = self.emit(&child, other) {
+                    return Some(step);
+                }
+            }
+        }
+        None
     }
 
     /// Where a box pushed from `from` onto `to` (direction `d`) leaves a tunnel (or waits
@@ -651,6 +746,13 @@ fn join(forward: &Table, f: u32, backward: &Table, b: u32) -> Vec<Push> {
     pushes
 }
 
+/// How many boxes, nearest first, try to reach a room's next goal in one move. More found
+/// no more solutions and cost speed.
+const PACKING_MACRO_BOXES: usize = 2;
+/// One macro attempt may flood the floor once per (cell, side): quadratic in the floor, so
+/// on bigger maps it would eat the budget in a handful of expansions.
+const PACKING_MACRO_MAX_CELLS: usize = 1024;
+
 /// How one side ranks its open list: the order, and the weight of each box off its
 /// targets added to the rank (0: the bound alone).
 pub type Ranking = (Priority, i32);
@@ -726,6 +828,35 @@ fn search_loop(fwd: &mut Side, bwd: &mut Side, mode: Mode, budget: &Budget) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Expand the start position once; returns the box layouts stored.
+    fn layouts_after_one_expansion(text: &str, packing_macro: bool) -> (Board, Vec<Vec<Cell>>) {
+        let board = Board::from_text(text);
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let switches = Switches { packing_macro, ..Switches::default() };
+        let ranking = (Priority::Greedy, 0);
+        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
+        let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
+        side.add_root(&board.start_boxes, board.start_player).unwrap();
+        side.expand(&other, &Budget::nodes(10, 1 << 20));
+        let nb = board.start_boxes.len();
+        let layouts = (0..side.table.len() as u32).map(|i| side.table.key(i)[..nb].to_vec()).collect();
+        (board, layouts)
+    }
+
+    #[test]
+    fn a_box_with_a_clear_way_to_its_room_goes_there_in_one_child() {
+        // The box needs four pushes right; one expansion stores it on the goal only with
+        // the macro, as one child beside the plain one-step pushes.
+        let text = "#########\n#@      #\n#  $   .#\n#       #\n#########\n";
+        let (board, with) = layouts_after_one_expansion(text, true);
+        assert!(with.contains(&board.goals.clone()), "{:?}", with);
+        assert!(with.contains(&vec![board.cell_at(4, 2)]));
+        let (board, without) = layouts_after_one_expansion(text, false);
+        assert!(!without.contains(&board.goals.clone()));
+        assert_eq!(with.len(), without.len() + 1);
+    }
 
     #[test]
     fn each_box_off_target_adds_the_weight_to_the_rank() {

@@ -49,6 +49,12 @@ fn unfold(board: &Board, packing: &Packing, plan: &[Push]) -> Result<Vec<Push>, 
                     .ok_or_else(|| format!("macro {} of the plan cannot be repeated", step + 1))?;
                 out.extend(rest);
             }
+            Via::Path => {
+                let rest = path
+                    .push_path(board, &occupied, next, p.from, p.to, |_| true)
+                    .ok_or_else(|| format!("macro {} of the plan cannot be repeated", step + 1))?;
+                out.extend(rest);
+            }
             Via::Step => return Err(format!("push {} of the plan skips cells", step + 1)),
         }
         occupied[p.to as usize] = true;
@@ -199,6 +205,23 @@ mod tests {
         // A tunnel claimed through a wall is an error, not a panic.
         let bad = Push { from: boxc, dir: 0, via: Via::Tunnel, to: goal };
         assert!(assemble(&b, &Packing::analyse(&b), &[bad]).is_err());
+    }
+
+    #[test]
+    fn a_packing_macro_unfolds_into_a_path_around_corners() {
+        // The box goes right along row 2, then up onto the goal: the player must walk
+        // round below it for the last push.
+        let (l, b) = level("#######\n#    .#\n#@$   #\n#     #\n#######\n");
+        let boxc = b.start_boxes[0];
+        let m = Push { from: boxc, dir: 3, via: Via::Path, to: b.goals[0] };
+        let moves = assemble(&b, &Packing::analyse(&b), &[m]).unwrap();
+        assert_eq!(moves.iter().filter(|m| m.push).count(), 4);
+        replay(&l, &moves).unwrap();
+        // A macro to where the box can never go is an error, not a panic: on the bottom
+        // row it can only move sideways.
+        let (_, b) = level("#######\n#     #\n#@$  .#\n#######\n");
+        let m = Push { from: b.start_boxes[0], dir: 3, via: Via::Path, to: b.cell_at(1, 1) };
+        assert!(assemble(&b, &Packing::analyse(&b), &[m]).is_err());
     }
 
     #[test]

@@ -31,6 +31,8 @@ pub enum Via {
     Tunnel,
     /// Into a goal room and on to a goal along the fewest pushes inside the room.
     Room,
+    /// From anywhere to a goal along the fewest pushes, the other boxes standing still.
+    Path,
 }
 
 impl Push {

@@ -410,6 +410,7 @@ fn kth_samples_are_solved_in_every_mode() {
         &["--search", "backward", "--priority", "astar"],
         &["--no-freeze"],
         &["--no-matching"],
+        &["--no-packing-macro"],
         &["--no-freeze", "--no-matching", "--search", "forward"],
         &["--memory", "64"],
         &["--lurd"],
@@ -1411,6 +1412,7 @@ fn help_and_version() {
             "--priority",
             "--no-freeze",
             "--no-matching",
+            "--no-packing-macro",
             "--memory",
             "--version",
         ] {

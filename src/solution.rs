@@ -13,7 +13,8 @@ pub struct Move {
 }
 
 /// Turn a plan into single pushes: a tunnel is pushed straight through, a goal macro is
-/// searched again exactly as the search found it, the same room cells allowed.
+/// searched again exactly as the search found it, the same room cells allowed, and a
+/// packing macro likewise with every cell allowed.
 fn unfold(board: &Board, packing: &Packing, plan: &[Push]) -> Result<Vec<Push>, String> {
     let mut occupied = vec![false; board.n];
     for &b in &board.start_boxes {
@@ -42,16 +43,11 @@ fn unfold(board: &Board, packing: &Packing, plan: &[Push]) -> Result<Vec<Push>, 
                     at = on;
                 }
             }
-            Via::Room => {
+            Via::Room | Via::Path => {
                 let room = packing.room[p.to as usize];
+                let anywhere = p.via == Via::Path;
                 let rest = path
-                    .push_path(board, &occupied, next, p.from, p.to, |x| packing.room[x as usize] == room)
-                    .ok_or_else(|| format!("macro {} of the plan cannot be repeated", step + 1))?;
-                out.extend(rest);
-            }
-            Via::Path => {
-                let rest = path
-                    .push_path(board, &occupied, next, p.from, p.to, |_| true)
+                    .push_path(board, &occupied, next, p.from, p.to, |x| anywhere || packing.room[x as usize] == room)
                     .ok_or_else(|| format!("macro {} of the plan cannot be repeated", step + 1))?;
                 out.extend(rest);
             }

@@ -577,7 +577,7 @@ impl<'a> Side<'a> {
                     continue;
                 }
                 let d = self.distances[j * n + b as usize];
-                if d != FAR && d > 1 {
+                if d != FAR && d > 1 && self.can_push_now(b) {
                     self.candidates.push((d, k));
                 }
             }
@@ -615,6 +615,19 @@ impl<'a> Side<'a> {
             }
         }
         None
+    }
+
+    /// Can the player, where he is, push the box on `b` onto a free live cell? Only such
+    /// boxes are worth a macro attempt.
+    fn can_push_now(&self, b: Cell) -> bool {
+        (0..4).any(|d| {
+            let (to, stand) = (self.board.step(b, d), self.board.step(b, d ^ 1));
+            to != NONE
+                && stand != NONE
+                && !self.occupied[to as usize]
+                && !self.dead[to as usize]
+                && self.reach.reached(stand)
+        })
     }
 
     /// Where a box pushed from `from` onto `to` (direction `d`) leaves a tunnel (or waits
@@ -856,6 +869,26 @@ mod tests {
         let (board, without) = layouts_after_one_expansion(text, false);
         assert!(!without.contains(&board.goals.clone()));
         assert_eq!(with.len(), without.len() + 1);
+    }
+
+    #[test]
+    fn only_a_box_the_player_can_push_now_tries_the_macro() {
+        let board = Board::from_text("#######\n#@    #\n# $$  #\n#     #\n#   ..#\n#######\n");
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let ranking = (Priority::Greedy, 0);
+        // A made-up layout, set by hand: only `occupied` and the player's area matter.
+        let mut side =
+            Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, Switches::default(), 1 << 20);
+        let centre = board.cell_at(3, 2);
+        // Boxes left, right and below the centre one: it can only go up, from below.
+        for c in [centre, board.cell_at(2, 2), board.cell_at(4, 2), board.cell_at(3, 3)] {
+            side.occupied[c as usize] = true;
+        }
+        side.reach.fill(&board, &side.occupied, board.start_player);
+        assert!(!side.can_push_now(centre));
+        // The right-hand box can go down, the player standing above it.
+        assert!(side.can_push_now(board.cell_at(4, 2)));
     }
 
     #[test]

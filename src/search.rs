@@ -548,8 +548,8 @@ impl<'a> Side<'a> {
     }
 
     /// Packing macro (FESS's packing advisor): for each ordered room, the boxes nearest its
-    /// next goal that can be pushed all the way there, the others standing still, give one
-    /// extra child each. Greedy takes such a child at once (its bound drops by the whole
+    /// next goal among those the player can push now try to go all the way there, the
+    /// others standing still; each that can gives one extra child. Greedy takes such a child at once (its bound drops by the whole
     /// way), so a box goes home in one step instead of one push among many equal ones.
     #[allow(clippy::too_many_arguments)]
     fn packing_macros(
@@ -759,8 +759,8 @@ fn join(forward: &Table, f: u32, backward: &Table, b: u32) -> Vec<Push> {
     pushes
 }
 
-/// How many boxes, nearest first, try to reach a room's next goal in one move. More found
-/// no more solutions and cost speed.
+/// How many boxes, nearest first, try to reach a room's next goal in one move. Four solved
+/// as many xsokoban maps (one won, one lost) at more cost per expansion.
 const PACKING_MACRO_BOXES: usize = 2;
 /// One macro attempt may flood the floor once per (cell, side): quadratic in the floor, so
 /// on bigger maps it would eat the budget in a handful of expansions.

@@ -60,7 +60,15 @@ pub struct Switches {
 
 impl Default for Switches {
     fn default() -> Self {
-        Switches { freeze: true, matching: true, corral: true, goal_macro: true, tunnel_macro: true, strict_rooms: true, packing_macro: true }
+        Switches {
+            freeze: true,
+            matching: true,
+            corral: true,
+            goal_macro: true,
+            tunnel_macro: true,
+            strict_rooms: true,
+            packing_macro: true,
+        }
     }
 }
 
@@ -549,8 +557,9 @@ impl<'a> Side<'a> {
 
     /// Packing macro (FESS's packing advisor): for each ordered room, the boxes nearest its
     /// next goal among those the player can push now try to go all the way there, the
-    /// others standing still; each that can gives one extra child. Greedy takes such a child at once (its bound drops by the whole
-    /// way), so a box goes home in one step instead of one push among many equal ones.
+    /// others standing still; each that can gives one extra child. Greedy takes such a
+    /// child at once (its bound drops by the whole way), so a box goes home in one step
+    /// instead of one push among many equal ones.
     #[allow(clippy::too_many_arguments)]
     fn packing_macros(
         &mut self,

@@ -70,7 +70,7 @@ impl Matching {
         let mut left = Vec::new();
         for i in (1..=n).filter(|&i| !row_done[i]) {
             let row = &self.cost[(i - 1) * n..i * n];
-            let cheapest = (1..=n).map(|j| row[j - 1] - self.v[j]).min().unwrap_or(0);
+            let cheapest = cheapest_reduced(row, &self.v);
             self.u[i] = cheapest;
             match (1..=n).find(|&j| self.col_row[j] == 0 && row[j - 1] - self.v[j] == cheapest) {
                 Some(j) => self.col_row[j] = i,
@@ -99,7 +99,7 @@ impl Matching {
             // among the row's cheapest under the column potentials, the row keeps it with
             // u = that reduced cost: every other row is untouched, so the duals stay
             // feasible and tight on the matching, which is therefore still optimal.
-            let cheapest = (1..=n).map(|k| costs[k - 1] - self.v[k]).min().unwrap_or(0);
+            let cheapest = cheapest_reduced(costs, &self.v);
             if costs[j - 1] - self.v[j] == cheapest {
                 self.u[r] = cheapest;
                 return self.total();
@@ -171,6 +171,11 @@ impl Matching {
             }
         }
     }
+}
+
+/// A row's cheapest reduced cost under the column potentials `v` (1-based, `v[0]` unused).
+fn cheapest_reduced(row: &[i32], v: &[i32]) -> i32 {
+    row.iter().zip(&v[1..]).map(|(c, p)| c - p).min().unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -712,12 +712,8 @@ impl<'a> Side<'a> {
 
     /// Keep the closest-approach figures.
     fn note_closest(&mut self, h: i32, packed: u16) {
-        if h < self.stats.best_h {
-            self.stats.best_h = h;
-        }
-        if packed > self.stats.most_packed {
-            self.stats.most_packed = packed;
-        }
+        self.stats.best_h = self.stats.best_h.min(h);
+        self.stats.most_packed = self.stats.most_packed.max(packed);
     }
 
     /// A push that brings a box into a goal room from outside may carry it on to the

@@ -220,7 +220,9 @@ pub fn signature(nodes: u64) -> Vec<(&'static str, u64, bool)> {
             let count = report.forward.expanded
                 + report.forward.generated
                 + report.backward.expanded
-                + report.backward.generated;
+                + report.backward.generated
+                + report.bridge.expanded
+                + report.bridge.generated;
             (*name, count, matches!(report.verdict, Verdict::Solved(_)))
         })
         .collect()

@@ -149,7 +149,7 @@ impl Board {
     /// One distance row per source cell. `towards`: distances of boxes *to* the source
     /// (found by pulling from it); otherwise distances *from* the source (by pushing).
     /// A lone box is assumed; on maps small enough the player must walk around it.
-    fn distance_tables(&self, sources: &[Cell], towards: bool) -> Vec<u16> {
+    pub fn distance_tables(&self, sources: &[Cell], towards: bool) -> Vec<u16> {
         if self.n <= PLAYER_AWARE_MAX_CELLS {
             let sides = self.side_links();
             let mut out = Vec::with_capacity(sources.len() * self.n);

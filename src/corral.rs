@@ -32,6 +32,8 @@ pub struct Corrals {
     best: Vec<Cell>,
     allowed: Vec<bool>,
     goal_in: Vec<bool>,
+    /// Corrals labelled by the last `analyse`.
+    count: u32,
 }
 
 impl Corrals {
@@ -43,7 +45,19 @@ impl Corrals {
             best: Vec::new(),
             allowed: vec![false; cells],
             goal_in: Vec::new(),
+            count: 0,
         }
+    }
+
+    /// The corrals of the last analysed position are labelled 1..=count.
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+
+    /// The corral a free cell lies in (0: reachable, or a box).
+    #[inline]
+    pub fn label(&self, c: Cell) -> u32 {
+        self.label[c as usize]
     }
 
     #[inline]
@@ -82,6 +96,7 @@ impl Corrals {
             }
             self.goal_in.push(goal);
         }
+        self.count = count;
         if count == 0 {
             return Corral::None;
         }

@@ -5,9 +5,11 @@
 
 mod bench;
 mod board;
+mod bridge;
 mod bound;
 mod budget;
 mod corral;
+mod corral_deadlock;
 mod deadlock;
 mod level;
 mod open;
@@ -61,6 +63,8 @@ OPTIONS:
         --no-strict-rooms      let boxes enter goal rooms out of packing order
         --no-tunnel-macro      push boxes through tunnels one step at a time
         --no-packing-macro     never push a box to a room's next goal in one move
+        --no-bridge            no third search aimed at the backward side's
+                               closest node
     -h, --help                 print this help
     -V, --version              print the version
 
@@ -133,6 +137,7 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
             "--no-strict-rooms" => cli.options.switches.strict_rooms = false,
             "--no-tunnel-macro" => cli.options.switches.tunnel_macro = false,
             "--no-packing-macro" => cli.options.switches.packing_macro = false,
+            "--no-bridge" => cli.options.switches.bridge = false,
             _ => return Err(format!("unknown option {:?} (see --help)", a)),
         }
         i += 1;
@@ -208,14 +213,23 @@ fn main() -> ExitCode {
 
 fn print_stats(r: &solver::Report, budget: &Budget) {
     eprintln!("cells {}  boxes {}  time {:.3} s", r.cells, r.boxes, budget.elapsed());
-    for (name, s) in [("forward", &r.forward), ("backward", &r.backward)] {
+    for (name, s) in [("forward", &r.forward), ("backward", &r.backward), ("bridge", &r.bridge)] {
+        if name == "bridge" && s.expanded == 0 {
+            continue;
+        }
         eprintln!(
-            "{:<8} expanded {:>9}  generated {:>9}  duplicates {:>9}  dead: freeze {:>8} matching {:>8} corral {:>8}  corral cuts {:>8}  macros {:>8}  stored {:>9}/{}",
-            name, s.expanded, s.generated, s.duplicates, s.dead_freeze, s.dead_matching, s.dead_corral, s.corral_cuts, s.macros, s.stored, s.capacity
+            "{:<8} expanded {:>9}  generated {:>9}  duplicates {:>9}  dead: freeze {:>8} matching {:>8} corral {:>8} corral search {:>8}  corral cuts {:>8}  macros {:>8}  stored {:>9}/{}",
+            name, s.expanded, s.generated, s.duplicates, s.dead_freeze, s.dead_matching, s.dead_corral, s.dead_corral_search, s.corral_cuts, s.macros, s.stored, s.capacity
         );
+        if s.corral_searches > 0 {
+            eprintln!("{:<8} corral searches {}, {} positions", "", s.corral_searches, s.corral_search_nodes);
+        }
         if s.best_h != i32::MAX {
             eprintln!("{:<8} closest: bound {} pushes, {} of {} boxes on target", "", s.best_h, s.most_packed, r.boxes);
         }
+    }
+    if r.bridge.expanded > 0 {
+        eprintln!("{:<8} {} targets (the backward side's closest nodes)", "", r.bridge_targets);
     }
     if let Verdict::Solved(m) = &r.verdict {
         eprintln!("solution {} moves, {} pushes", m.len(), m.iter().filter(|x| x.push).count());

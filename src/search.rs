@@ -6,10 +6,14 @@
 //! solution. Forward-only and backward-only runs are the same loop with one side never
 //! expanded beyond its roots.
 
+use std::borrow::Cow;
+
 use crate::board::{Board, Cell, FAR, NONE};
+use crate::bridge::Bridge;
 use crate::bound::{Matching, IMPOSSIBLE};
 use crate::budget::Budget;
 use crate::corral::{Corral, Corrals};
+use crate::corral_deadlock::CorralDeadlocks;
 use crate::deadlock::Freeze;
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
 use crate::packing::{BoxPath, Packing};
@@ -56,6 +60,8 @@ pub struct Switches {
     pub strict_rooms: bool,
     /// Push a box near a room's next goal all the way there in one move (an extra child).
     pub packing_macro: bool,
+    /// A third search from the start aimed at the backward side's closest node (`bridge`).
+    pub bridge: bool,
 }
 
 impl Default for Switches {
@@ -68,6 +74,7 @@ impl Default for Switches {
             tunnel_macro: true,
             strict_rooms: true,
             packing_macro: true,
+            bridge: true,
         }
     }
 }
@@ -80,6 +87,11 @@ pub struct Stats {
     pub dead_freeze: u64,
     pub dead_matching: u64,
     pub dead_corral: u64,
+    /// Positions a corral's own search proved dead (see `corral_deadlock`).
+    pub dead_corral_search: u64,
+    /// Corral searches run (cache misses) and the positions they visited.
+    pub corral_searches: u64,
+    pub corral_search_nodes: u64,
     pub corral_cuts: u64,
     pub macros: u64,
     /// Closest approach: the lowest bound of any stored node, and the most boxes on
@@ -99,6 +111,9 @@ impl Default for Stats {
             dead_freeze: 0,
             dead_matching: 0,
             dead_corral: 0,
+            dead_corral_search: 0,
+            corral_searches: 0,
+            corral_search_nodes: 0,
             corral_cuts: 0,
             macros: 0,
             best_h: i32::MAX,
@@ -118,6 +133,9 @@ impl Stats {
         self.dead_freeze += o.dead_freeze;
         self.dead_matching += o.dead_matching;
         self.dead_corral += o.dead_corral;
+        self.dead_corral_search += o.dead_corral_search;
+        self.corral_searches += o.corral_searches;
+        self.corral_search_nodes += o.corral_search_nodes;
         self.corral_cuts += o.corral_cuts;
         self.macros += o.macros;
         self.best_h = self.best_h.min(o.best_h);
@@ -138,7 +156,7 @@ pub enum Outcome {
     Exhausted,
 }
 
-enum Step {
+pub(crate) enum Step {
     Expanded,
     Exhausted,
     Full,
@@ -175,7 +193,7 @@ pub struct Side<'a> {
     pub table: Table,
     open: Open,
     /// Distances box -> target for the bound, and the targets' count.
-    distances: &'a [u16],
+    distances: Cow<'a, [u16]>,
     dead: &'a [bool],
     /// Where this side's boxes are headed: the goals forward, the start cells backward.
     is_target: Vec<bool>,
@@ -186,6 +204,7 @@ pub struct Side<'a> {
     areas: Reach,
     freeze: Freeze,
     corrals: Corrals,
+    corral_deadlocks: CorralDeadlocks,
     parent_match: Matching,
     child_match: Matching,
     row: Vec<i32>,
@@ -197,6 +216,13 @@ pub struct Side<'a> {
     target_index: Vec<u16>,
     boxes: Vec<Cell>,
     key: Vec<Cell>,
+    /// Prune to the pushes of a PI-corral. Sound for reaching the goals, not for reaching
+    /// a given state, so a bridge (see `Bridge`) keeps every push.
+    pub(crate) corral_cuts: bool,
+    /// The stored node of the lowest bound (latest among equals) among those whose player
+    /// area holds the start player's cell, and that bound: a backward node the player
+    /// could reach (see `bridge`).
+    pub closest: Option<(u32, i32)>,
     /// Set once a child had to be dropped for lack of room: exhaustion then proves nothing.
     pub overflowed: bool,
     /// Set once a child was dropped by an incomplete rule: exhaustion then proves nothing.
@@ -210,14 +236,36 @@ impl<'a> Side<'a> {
         zobrist: &'a Zobrist,
         packing: &'a Packing,
         direction: Direction,
-        (priority, off_target_weight): (Priority, i32),
+        ranking: Ranking,
         switches: Switches,
         memory_bytes: usize,
     ) -> Side<'a> {
+        let (targets, distances) = match direction {
+            Direction::Forward => (&board.goals, &board.to_goal),
+            Direction::Backward => (&board.start_boxes, &board.from_start),
+        };
+        let distances = Cow::Borrowed(&distances[..]);
+        Side::towards(board, zobrist, packing, direction, ranking, switches, memory_bytes, targets, distances)
+    }
+
+    /// A side whose boxes head for `targets`, `distances[j * n + c]` pushes from cell `c`
+    /// to target `j` (forward) or from it (backward).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn towards(
+        board: &'a Board,
+        zobrist: &'a Zobrist,
+        packing: &'a Packing,
+        direction: Direction,
+        (priority, off_target_weight): (Priority, i32),
+        switches: Switches,
+        memory_bytes: usize,
+        targets: &[Cell],
+        distances: Cow<'a, [u16]>,
+    ) -> Side<'a> {
         let nboxes = board.start_boxes.len();
-        let (distances, dead) = match direction {
-            Direction::Forward => (&board.to_goal[..], &board.dead_fwd[..]),
-            Direction::Backward => (&board.from_start[..], &board.dead_bwd[..]),
+        let dead = match direction {
+            Direction::Forward => &board.dead_fwd[..],
+            Direction::Backward => &board.dead_bwd[..],
         };
         let table = Table::with_budget(nboxes + 1, memory_bytes);
         let open = match priority {
@@ -227,7 +275,6 @@ impl<'a> Side<'a> {
         };
         let mut is_target = vec![false; board.n];
         let mut target_index = vec![u16::MAX; board.n];
-        let targets = if direction == Direction::Forward { &board.goals } else { &board.start_boxes };
         for (j, &t) in targets.iter().enumerate() {
             is_target[t as usize] = true;
             target_index[t as usize] = j as u16;
@@ -254,6 +301,7 @@ impl<'a> Side<'a> {
             areas: Reach::new(board.n),
             freeze: Freeze::new(board.n),
             corrals: Corrals::new(board.n),
+            corral_deadlocks: CorralDeadlocks::new(board.n),
             parent_match: Matching::new(nboxes),
             child_match: Matching::new(nboxes),
             row: vec![0; nboxes],
@@ -269,6 +317,8 @@ impl<'a> Side<'a> {
             target_index,
             boxes: Vec::with_capacity(nboxes),
             key: Vec::with_capacity(nboxes + 1),
+            corral_cuts: true,
+            closest: None,
             overflowed: false,
             incomplete: false,
             stats,
@@ -426,7 +476,7 @@ impl<'a> Side<'a> {
     }
 
     /// Expand the best open node. `other` is the opposite side's table, for meeting.
-    fn expand(&mut self, other: &Table, budget: &Budget) -> Step {
+    pub(crate) fn expand(&mut self, other: &Table, budget: &Budget) -> Step {
         if self.table.is_full() {
             self.overflowed = true;
             return Step::Full;
@@ -452,12 +502,21 @@ impl<'a> Side<'a> {
                     self.set_occupied(false);
                     return Step::Expanded;
                 }
-                Corral::Only => {
+                Corral::Only if self.corral_cuts => {
                     self.stats.corral_cuts += 1;
                     true
                 }
+                Corral::Only => false,
                 Corral::None => false,
             };
+        if forward
+            && self.switches.corral
+            && self.corral_deadlocks.any_dead(self.board, &self.corrals, &self.boxes, player)
+        {
+            self.stats.dead_corral_search += 1;
+            self.set_occupied(false);
+            return Step::Expanded;
+        }
         // Children re-solve only their moved box's row of the parent's matching.
         if self.switches.matching {
             self.bound_of_parent();
@@ -697,7 +756,6 @@ impl<'a> Side<'a> {
         }
         let packed = self.child_packed(c);
         let features = self.child_features(c, packed);
-        self.note_closest(h, packed);
         let child = match self.table.insert_at(slot, &self.key, hash, c.node, c.push, c.depth) {
             Some(i) => i,
             None => {
@@ -705,6 +763,10 @@ impl<'a> Side<'a> {
                 return Some(Step::Full);
             }
         };
+        self.note_closest(h, packed);
+        if self.child_reach.reached(self.board.start_player) && self.closest.map_or(true, |(_, b)| h <= b) {
+            self.closest = Some((child, h));
+        }
         self.stats.generated += 1;
         self.open.push(features, self.priority_of(h, c.depth, packed), child);
         other.find(&self.key, hash).map(|o| Step::Met { own: child, other: o })
@@ -747,8 +809,10 @@ impl<'a> Side<'a> {
         self.emit(&child, other)
     }
 
-    fn finish_stats(&mut self) {
+    pub(crate) fn finish_stats(&mut self) {
         self.stats.stored = self.table.len();
+        self.stats.corral_searches = self.corral_deadlocks.searches;
+        self.stats.corral_search_nodes = self.corral_deadlocks.nodes;
     }
 }
 
@@ -775,8 +839,17 @@ const PACKING_MACRO_MAX_CELLS: usize = 1024;
 /// targets added to the rank (0: the bound alone).
 pub type Ranking = (Priority, i32);
 
-/// Run one strategy under the budget, each side with its own ranking. Returns the outcome
-/// and both sides' statistics.
+/// What one run found, and each search's figures.
+pub struct Run {
+    pub outcome: Outcome,
+    pub forward: Stats,
+    pub backward: Stats,
+    /// The bridges' figures together, and how many targets they had.
+    pub bridge: Stats,
+    pub bridge_targets: u32,
+}
+
+/// Run one strategy under the budget, each side with its own ranking.
 pub fn run(
     board: &Board,
     packing: &Packing,
@@ -784,17 +857,20 @@ pub fn run(
     (fwd_ranking, bwd_ranking): (Ranking, Ranking),
     switches: Switches,
     budget: &Budget,
-) -> (Outcome, Stats, Stats) {
+) -> Run {
     let zobrist = Zobrist::new(board.n);
-    // The side that only holds roots needs almost no room.
+    // The side that only holds roots needs almost no room; a bridge gets an eighth.
     let small = 1 << 20;
+    let m = budget.memory_bytes;
     let (fwd_mem, bwd_mem) = match mode {
-        Mode::Bidirectional => (budget.memory_bytes / 2, budget.memory_bytes / 2),
-        Mode::Forward => (budget.memory_bytes, small),
-        Mode::Backward => (small, budget.memory_bytes),
+        Mode::Bidirectional => (m / 16 * 7, m / 16 * 7),
+        Mode::Forward => (m, small),
+        Mode::Backward => (small, m),
     };
     let mut fwd = Side::new(board, &zobrist, packing, Direction::Forward, fwd_ranking, switches, fwd_mem);
     let mut bwd = Side::new(board, &zobrist, packing, Direction::Backward, bwd_ranking, switches, bwd_mem);
+    let mut bridge = (mode == Mode::Bidirectional && switches.bridge)
+        .then(|| Bridge::new(board, &zobrist, packing, switches, m / 8));
     bwd.add_solved_roots();
     let root = fwd.add_root(&board.start_boxes, board.start_player);
     let outcome = match root {
@@ -805,23 +881,25 @@ pub fn run(
             if let Some(b) = bwd.table.find(&key, hash) {
                 Outcome::Solved(join(&fwd.table, r, &bwd.table, b))
             } else {
-                search_loop(&mut fwd, &mut bwd, mode, budget)
+                search_loop(&mut fwd, &mut bwd, bridge.as_mut(), mode, budget)
             }
         }
     };
     fwd.finish_stats();
     bwd.finish_stats();
-    (outcome, fwd.stats, bwd.stats)
+    let (bridge, bridge_targets) = bridge.map_or((Stats::default(), 0), |b| b.finish());
+    Run { outcome, forward: fwd.stats, backward: bwd.stats, bridge, bridge_targets }
 }
 
-fn search_loop(fwd: &mut Side, bwd: &mut Side, mode: Mode, budget: &Budget) -> Outcome {
+fn search_loop(fwd: &mut Side, bwd: &mut Side, mut bridge: Option<&mut Bridge>, mode: Mode, budget: &Budget) -> Outcome {
     let mut fwd_active = mode != Mode::Backward;
     let mut bwd_active = mode != Mode::Forward;
     loop {
         if !fwd_active && !bwd_active {
             return if fwd.overflowed || bwd.overflowed { Outcome::OutOfMemory } else { Outcome::Exhausted };
         }
-        if budget.expired(fwd.stats.expanded + bwd.stats.expanded) {
+        let bridged = bridge.as_ref().map_or(0, |b| b.expanded());
+        if budget.expired(fwd.stats.expanded + bwd.stats.expanded + bridged) {
             return Outcome::OutOfTime;
         }
         if fwd_active {
@@ -838,6 +916,14 @@ fn search_loop(fwd: &mut Side, bwd: &mut Side, mode: Mode, budget: &Budget) -> O
                 Step::Met { own, other } => return Outcome::Solved(join(&fwd.table, other, &bwd.table, own)),
                 Step::Exhausted if !bwd.overflowed => return Outcome::Unsolvable,
                 Step::Exhausted | Step::Full => bwd_active = false,
+            }
+        }
+        if let Some(b) = bridge.as_deref_mut() {
+            b.aim(bwd);
+            if b.active() {
+                if let Step::Met { own, other } = b.expand(&bwd.table, budget) {
+                    return Outcome::Solved(join(b.table(), own, &bwd.table, other));
+                }
             }
         }
     }

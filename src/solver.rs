@@ -39,6 +39,9 @@ pub struct Report {
     pub verdict: Verdict,
     pub forward: Stats,
     pub backward: Stats,
+    /// The bridge searches' figures (see `bridge`), and how many targets they had.
+    pub bridge: Stats,
+    pub bridge_targets: u32,
     pub cells: usize,
     pub boxes: usize,
 }
@@ -48,6 +51,8 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
         verdict: Verdict::OutOfTime,
         forward: Stats::default(),
         backward: Stats::default(),
+        bridge: Stats::default(),
+        bridge_targets: 0,
         cells: 0,
         boxes: 0,
     };
@@ -118,7 +123,7 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
     let phases: &[Phase] = if strict_useful { &PHASES } else { &PLAIN };
     let mut outcome = Outcome::OutOfTime;
     for p in phases {
-        let used = report.forward.expanded + report.backward.expanded;
+        let used = report.forward.expanded + report.backward.expanded + report.bridge.expanded;
         let switches = Switches {
             strict_rooms: p.strict,
             packing_macro: options.switches.packing_macro && p.packing_macro,
@@ -126,11 +131,12 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
         };
         // A forced order is the same plain order for both sides in every phase.
         let ranking = options.priority.map_or(p.ranking, |o| ((o, 0), (o, 0)));
-        let (o, fwd, bwd) =
-            search::run(board, packing, options.mode, ranking, switches, &budget.share(p.share, used));
-        report.forward.add(&fwd);
-        report.backward.add(&bwd);
-        outcome = o;
+        let run = search::run(board, packing, options.mode, ranking, switches, &budget.share(p.share, used));
+        report.forward.add(&run.forward);
+        report.backward.add(&run.backward);
+        report.bridge.add(&run.bridge);
+        report.bridge_targets += run.bridge_targets;
+        outcome = run.outcome;
         if matches!(outcome, Outcome::Solved(_) | Outcome::Unsolvable) {
             break;
         }

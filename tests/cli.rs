@@ -411,6 +411,8 @@ fn kth_samples_are_solved_in_every_mode() {
         &["--no-freeze"],
         &["--no-matching"],
         &["--no-packing-macro"],
+        &["--no-bridge"],
+        &["--no-corral"],
         &["--no-freeze", "--no-matching", "--search", "forward"],
         &["--memory", "64"],
         &["--lurd"],
@@ -1413,6 +1415,7 @@ fn help_and_version() {
             "--no-freeze",
             "--no-matching",
             "--no-packing-macro",
+            "--no-bridge",
             "--memory",
             "--version",
         ] {

@@ -1,0 +1,300 @@
+//! Corral deadlocks proven by a small search over the corral's own boxes.
+//!
+//! A corral is free floor the player cannot reach; its barrier is the boxes next to it.
+//! Take the barrier boxes alone, every other box lifted off the board: that can only
+//! make pushes easier. If no sequence of pushes of those boxes then gets them all onto
+//! goals, no solution of the whole position can either (it would push them there too),
+//! so the position is dead. The search gives up, proving nothing, once the player gets
+//! into the corral (it is open; most such positions are fine), once the boxes all stand
+//! on goals, or after a node limit. Results are cached by barrier and player area: the
+//! same corral comes back in many positions that differ elsewhere.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::board::{Board, Cell, NONE};
+use crate::corral::Corrals;
+use crate::deadlock::Freeze;
+use crate::reach::Reach;
+
+/// Corrals with more barrier boxes are not searched: the search would rarely finish.
+pub const MAX_BARRIER: usize = 8;
+/// Positions one search may visit before it gives up.
+const NODE_LIMIT: usize = 400;
+
+type Key = [Cell; MAX_BARRIER + 1];
+
+pub struct CorralDeadlocks {
+    /// Barrier boxes (sorted) and the player's area (smallest cell) -> dead.
+    cache: HashMap<Key, bool>,
+    occupied: Vec<bool>,
+    in_corral: Vec<bool>,
+    reach: Reach,
+    child_reach: Reach,
+    freeze: Freeze,
+    seen: HashSet<Key>,
+    queue: Vec<Key>,
+    barrier: Vec<Cell>,
+    cells: Vec<Cell>,
+    /// Searches run and the positions they visited (for `--stats`).
+    pub searches: u64,
+    pub nodes: u64,
+}
+
+impl CorralDeadlocks {
+    pub fn new(cells: usize) -> CorralDeadlocks {
+        CorralDeadlocks {
+            cache: HashMap::new(),
+            occupied: vec![false; cells],
+            in_corral: vec![false; cells],
+            reach: Reach::new(cells),
+            child_reach: Reach::new(cells),
+            freeze: Freeze::new(cells),
+            seen: HashSet::new(),
+            queue: Vec::new(),
+            barrier: Vec::with_capacity(MAX_BARRIER),
+            cells: Vec::new(),
+            searches: 0,
+            nodes: 0,
+        }
+    }
+
+    /// Is any corral labelled by the last `corrals.analyse` of this position (`boxes`,
+    /// the player on `player`) a proven deadlock?
+    pub fn any_dead(&mut self, board: &Board, corrals: &Corrals, boxes: &[Cell], player: Cell) -> bool {
+        (1..=corrals.count()).any(|k| self.corral_dead(board, corrals, boxes, player, k))
+    }
+
+    fn corral_dead(&mut self, board: &Board, corrals: &Corrals, boxes: &[Cell], player: Cell, k: u32) -> bool {
+        self.barrier.clear();
+        for &b in boxes {
+            if board.nbr[b as usize].iter().any(|&t| t != NONE && corrals.label(t) == k) {
+                if self.barrier.len() == MAX_BARRIER {
+                    return false;
+                }
+                self.barrier.push(b);
+            }
+        }
+        let work = self.barrier.iter().any(|&b| !board.is_goal[b as usize]);
+        if !work {
+            return false; // an empty goal inside is the matching bound's business
+        }
+        self.barrier.sort_unstable();
+        for &b in &self.barrier {
+            self.occupied[b as usize] = true;
+        }
+        let area = self.reach.fill(board, &self.occupied, player);
+        let key = key_of(&self.barrier, area);
+        let dead = match self.cache.get(&key) {
+            Some(&d) => d,
+            None => {
+                self.cells.clear();
+                self.cells.extend((0..board.n as Cell).filter(|&c| corrals.label(c) == k));
+                for &c in &self.cells {
+                    self.in_corral[c as usize] = true;
+                }
+                let d = self.search(board, key);
+                for &c in &self.cells {
+                    self.in_corral[c as usize] = false;
+                }
+                self.cache.insert(key, d);
+                d
+            }
+        };
+        for &b in &self.barrier {
+            self.occupied[b as usize] = false;
+        }
+        dead
+    }
+
+    /// Breadth-first over the barrier boxes' pushes from `root`; true if it runs out of
+    /// positions without the corral opening or every box reaching a goal. Leaves
+    /// `occupied` as it found it (the root's boxes).
+    fn search(&mut self, board: &Board, root: Key) -> bool {
+        self.searches += 1;
+        let nb = self.barrier.len();
+        for &b in &self.barrier {
+            self.occupied[b as usize] = false;
+        }
+        self.seen.clear();
+        self.queue.clear();
+        self.seen.insert(root);
+        self.queue.push(root);
+        let mut head = 0;
+        let mut dead = true;
+        'search: while head < self.queue.len() {
+            if head >= NODE_LIMIT {
+                dead = false;
+                break;
+            }
+            let state = self.queue[head];
+            head += 1;
+            self.nodes += 1;
+            let boxes = &state[..nb];
+            if boxes.iter().all(|&b| board.is_goal[b as usize]) {
+                dead = false;
+                break;
+            }
+            for &b in boxes {
+                self.occupied[b as usize] = true;
+            }
+            self.reach.fill(board, &self.occupied, state[MAX_BARRIER]);
+            if self.cells.iter().any(|&c| self.reach.reached(c)) {
+                dead = false;
+                for &b in boxes {
+                    self.occupied[b as usize] = false;
+                }
+                break 'search;
+            }
+            for (i, &b) in boxes.iter().enumerate() {
+                for d in 0..4 {
+                    let (to, stand) = (board.step(b, d), board.step(b, d ^ 1));
+                    if to == NONE
+                        || stand == NONE
+                        || self.occupied[to as usize]
+                        || board.dead_fwd[to as usize]
+                        || !self.reach.reached(stand)
+                    {
+                        continue;
+                    }
+                    self.occupied[b as usize] = false;
+                    self.occupied[to as usize] = true;
+                    let frozen = self.freeze.is_deadlock(board, &self.occupied, to);
+                    let mut child = state;
+                    child[i] = to;
+                    child[..nb].sort_unstable();
+                    if !frozen {
+                        child[MAX_BARRIER] = self.child_reach.fill(board, &self.occupied, b);
+                        if self.seen.insert(child) {
+                            self.queue.push(child);
+                        }
+                    }
+                    self.occupied[to as usize] = false;
+                    self.occupied[b as usize] = true;
+                }
+            }
+            for &b in boxes {
+                self.occupied[b as usize] = false;
+            }
+        }
+        for &b in &self.barrier {
+            self.occupied[b as usize] = true;
+        }
+        dead
+    }
+
+}
+
+fn key_of(boxes: &[Cell], area: Cell) -> Key {
+    let mut key = [NONE; MAX_BARRIER + 1];
+    key[..boxes.len()].copy_from_slice(boxes);
+    key[MAX_BARRIER] = area;
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+
+    /// Can the position be solved? Breadth-first over every push; for tiny maps only.
+    fn solvable(board: &Board, boxes: &[Cell], player: Cell) -> bool {
+        let mut reach = Reach::new(board.n);
+        let mut occupied = vec![false; board.n];
+        let key = |boxes: &[Cell], player: Cell, reach: &mut Reach, occupied: &mut Vec<bool>| {
+            let mut k = boxes.to_vec();
+            k.sort_unstable();
+            k.iter().for_each(|&b| occupied[b as usize] = true);
+            k.push(reach.fill(board, occupied, player));
+            k.iter().take(boxes.len()).for_each(|&b| occupied[b as usize] = false);
+            k
+        };
+        let root = key(boxes, player, &mut reach, &mut occupied);
+        let mut seen = HashSet::from([root.clone()]);
+        let mut queue = vec![root];
+        while let Some(state) = queue.pop() {
+            let (boxes, player) = state.split_at(state.len() - 1);
+            if boxes.iter().all(|&b| board.is_goal[b as usize]) {
+                return true;
+            }
+            boxes.iter().for_each(|&b| occupied[b as usize] = true);
+            reach.fill(board, &occupied, player[0]);
+            let mut children = Vec::new();
+            for (i, &b) in boxes.iter().enumerate() {
+                for d in 0..4 {
+                    let (to, stand) = (board.step(b, d), board.step(b, d ^ 1));
+                    if to != NONE && stand != NONE && !occupied[to as usize] && reach.reached(stand) {
+                        let mut moved = boxes.to_vec();
+                        moved[i] = to;
+                        children.push((moved, b));
+                    }
+                }
+            }
+            boxes.iter().for_each(|&b| occupied[b as usize] = false);
+            for (moved, p) in children {
+                let k = key(&moved, p, &mut reach, &mut occupied);
+                if seen.insert(k.clone()) {
+                    queue.push(k);
+                }
+            }
+        }
+        false
+    }
+
+    /// Small random maps: every position a corral search calls dead must be unsolvable,
+    /// and the search must find some (else this test proves nothing).
+    #[test]
+    fn every_corral_called_dead_is_unsolvable() {
+        let mut seed = 0x1234_5678_9abc_def0_u64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let (mut proven, mut tried) = (0, 0);
+        while tried < 3000 {
+            // A 6x5 room with a few inner walls, three boxes, three goals and the player.
+            let mut grid = vec![b' '; 6 * 5];
+            for _ in 0..next(5) {
+                grid[next(30) as usize] = b'#';
+            }
+            let mut free: Vec<usize> = (0..30).filter(|&i| grid[i] == b' ').collect();
+            let mut take = |next: &mut dyn FnMut(u64) -> u64| free.swap_remove(next(free.len() as u64) as usize);
+            for _ in 0..3 {
+                let g = take(&mut next);
+                grid[g] = b'.';
+            }
+            for _ in 0..3 {
+                let b = take(&mut next);
+                grid[b] = if grid[b] == b'.' { b'*' } else { b'$' };
+            }
+            let p = take(&mut next);
+            grid[p] = b'@';
+            let mut text = String::from("########\n");
+            for row in grid.chunks(6) {
+                text.push('#');
+                text.push_str(std::str::from_utf8(row).unwrap());
+                text.push_str("#\n");
+            }
+            text.push_str("########\n");
+            let board = match Level::parse(&text).map(|l| Board::analyse(&l)) {
+                Ok(Ok(b)) => b,
+                _ => continue,
+            };
+            tried += 1;
+            let boxes = board.start_boxes.clone();
+            let mut occupied = vec![false; board.n];
+            boxes.iter().for_each(|&b| occupied[b as usize] = true);
+            let mut reach = Reach::new(board.n);
+            reach.fill(&board, &occupied, board.start_player);
+            let mut corrals = Corrals::new(board.n);
+            corrals.analyse(&board, &occupied, &boxes, &reach);
+            let mut searcher = CorralDeadlocks::new(board.n);
+            if searcher.any_dead(&board, &corrals, &boxes, board.start_player) {
+                proven += 1;
+                assert!(!solvable(&board, &boxes, board.start_player), "called dead but solvable:\n{}", text);
+            }
+        }
+        assert!(proven >= 10, "only {} dead corrals found", proven);
+    }
+}

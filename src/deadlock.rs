@@ -1,4 +1,5 @@
-//! Deadlock detection beyond dead squares: freeze deadlocks.
+//! Deadlock detection beyond dead squares: freeze deadlocks, and goals cut off by a box
+//! frozen on a goal.
 //!
 //! A box is frozen when it can move along neither axis: along an axis it is blocked by a
 //! wall on either side, by dead squares on both sides, or by a neighbouring box that is
@@ -26,6 +27,12 @@ impl Freeze {
         frozen && self.off_goal
     }
 
+    /// Can the box on `cell` never move again (goal or not)?
+    pub fn is_frozen(&mut self, board: &Board, occupied: &[bool], cell: Cell) -> bool {
+        self.off_goal = false;
+        self.frozen(board, occupied, cell)
+    }
+
     fn frozen(&mut self, board: &Board, occupied: &[bool], c: Cell) -> bool {
         self.as_wall[c as usize] = true;
         let result = self.blocked(board, occupied, c, 0) && self.blocked(board, occupied, c, 2);
@@ -49,6 +56,59 @@ impl Freeze {
         }
         (occupied[a as usize] && self.frozen(board, occupied, a))
             || (occupied[b as usize] && self.frozen(board, occupied, b))
+    }
+}
+
+/// A box frozen on a goal is a wall from then on, and may close the way to other goals:
+/// one at the mouth of a one-wide goal corridor leaves the goals behind it for ever
+/// empty, which neither freeze tests nor the bound (distances on the empty board) see.
+pub struct GoalCut {
+    stamp: Vec<u32>,
+    generation: u32,
+    queue: Vec<Cell>,
+}
+
+impl GoalCut {
+    pub fn new(cells: usize) -> GoalCut {
+        GoalCut { stamp: vec![0; cells], generation: 0, queue: Vec::with_capacity(cells) }
+    }
+
+    /// With the box on `wall` fixed for good, is some empty goal among `goals` out of
+    /// reach of every other box? Pulls from the goal, other boxes ignored (which only
+    /// makes reaching easier), must come to a cell holding a box.
+    pub fn cuts_off(&mut self, board: &Board, occupied: &[bool], wall: Cell, goals: &[Cell]) -> bool {
+        goals.iter().any(|&g| g != wall && !occupied[g as usize] && !self.reaches_a_box(board, occupied, wall, g))
+    }
+
+    fn reaches_a_box(&mut self, board: &Board, occupied: &[bool], wall: Cell, goal: Cell) -> bool {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        let g = self.generation;
+        let free = |c: Cell| c != NONE && c != wall;
+        self.queue.clear();
+        self.queue.push(goal);
+        self.stamp[goal as usize] = g;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let x = self.queue[head];
+            head += 1;
+            for d in 0..4 {
+                // Pull x -> y: the player steps from y on to the cell beyond.
+                let y = board.step(x, d);
+                if !free(y) || self.stamp[y as usize] == g || !free(board.step(y, d)) {
+                    continue;
+                }
+                if occupied[y as usize] {
+                    return true;
+                }
+                self.stamp[y as usize] = g;
+                self.queue.push(y);
+            }
+        }
+        false
     }
 }
 
@@ -82,6 +142,29 @@ mod tests {
         assert!(!check("#######\n# **  #\n#     #\n#  @  #\n#######\n"));
         // ...but one off goal in the frozen group is a deadlock.
         assert!(check("#######\n# *$ .#\n#     #\n#  @  #\n#######\n"));
+    }
+
+    #[test]
+    fn a_box_frozen_at_the_mouth_of_a_goal_corridor_cuts_off_the_goals_behind() {
+        // The goal corridor on the left is filled from below: a box on the bottom goal
+        // is frozen there, and no box can ever be pushed up past it.
+        let text = "#######\n#.#   #\n#.# $ #\n#. $$ #\n#*  @ #\n#######\n";
+        let b = Board::from_text(text);
+        let mut occ = vec![false; b.n];
+        b.start_boxes.iter().for_each(|&c| occ[c as usize] = true);
+        let corner = b.cell_at(1, 4);
+        let mut f = Freeze::new(b.n);
+        assert!(f.is_frozen(&b, &occ, corner) && !f.is_deadlock(&b, &occ, corner));
+        let mut cut = GoalCut::new(b.n);
+        assert!(cut.cuts_off(&b, &occ, corner, &b.goals));
+        // The same corridor with the box on the top goal instead cuts nothing off.
+        let text = "#######\n#*#   #\n#.# $ #\n#. $$ #\n#.  @ #\n#######\n";
+        let b = Board::from_text(text);
+        let mut occ = vec![false; b.n];
+        b.start_boxes.iter().for_each(|&c| occ[c as usize] = true);
+        let top = b.cell_at(1, 1);
+        let mut cut = GoalCut::new(b.n);
+        assert!(!cut.cuts_off(&b, &occ, top, &b.goals));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::bound::{Matching, IMPOSSIBLE};
 use crate::budget::Budget;
 use crate::corral::{Corral, Corrals};
 use crate::corral_deadlock::CorralDeadlocks;
-use crate::deadlock::Freeze;
+use crate::deadlock::{Freeze, GoalCut};
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
 use crate::packing::{BoxPath, Packing};
 use crate::reach::Reach;
@@ -203,6 +203,7 @@ pub struct Side<'a> {
     child_reach: Reach,
     areas: Reach,
     freeze: Freeze,
+    goal_cut: GoalCut,
     corrals: Corrals,
     corral_deadlocks: CorralDeadlocks,
     parent_match: Matching,
@@ -300,6 +301,7 @@ impl<'a> Side<'a> {
             child_reach: Reach::new(board.n),
             areas: Reach::new(board.n),
             freeze: Freeze::new(board.n),
+            goal_cut: GoalCut::new(board.n),
             corrals: Corrals::new(board.n),
             corral_deadlocks: CorralDeadlocks::new(board.n),
             parent_match: Matching::new(nboxes),
@@ -571,7 +573,10 @@ impl<'a> Side<'a> {
                 if forward && self.switches.freeze {
                     self.occupied[b as usize] = false;
                     self.occupied[to as usize] = true;
-                    let frozen = self.freeze.is_deadlock(self.board, &self.occupied, to);
+                    let frozen = self.freeze.is_deadlock(self.board, &self.occupied, to)
+                        || (self.board.is_goal[to as usize]
+                            && self.freeze.is_frozen(self.board, &self.occupied, to)
+                            && self.goal_cut.cuts_off(self.board, &self.occupied, to, &self.board.goals));
                     self.occupied[b as usize] = true;
                     self.occupied[to as usize] = false;
                     if frozen {

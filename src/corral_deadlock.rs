@@ -64,7 +64,14 @@ impl CorralDeadlocks {
         (1..=corrals.count()).any(|k| self.corral_dead(board, corrals, boxes, player, k))
     }
 
-    fn corral_dead(&mut self, board: &Board, corrals: &Corrals, boxes: &[Cell], player: Cell, k: u32) -> bool {
+    fn corral_dead(
+        &mut self,
+        board: &Board,
+        corrals: &Corrals,
+        boxes: &[Cell],
+        player: Cell,
+        k: u32,
+    ) -> bool {
         self.barrier.clear();
         for &b in boxes {
             if board.nbr[b as usize].iter().any(|&t| t != NONE && corrals.label(t) == k) {
@@ -259,7 +266,8 @@ mod tests {
                 grid[next(30) as usize] = b'#';
             }
             let mut free: Vec<usize> = (0..30).filter(|&i| grid[i] == b' ').collect();
-            let mut take = |next: &mut dyn FnMut(u64) -> u64| free.swap_remove(next(free.len() as u64) as usize);
+            let mut take =
+                |next: &mut dyn FnMut(u64) -> u64| free.swap_remove(next(free.len() as u64) as usize);
             for _ in 0..3 {
                 let g = take(&mut next);
                 grid[g] = b'.';

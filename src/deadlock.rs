@@ -77,7 +77,9 @@ impl GoalCut {
     /// reach of every other box? Pulls from the goal, other boxes ignored (which only
     /// makes reaching easier), must come to a cell holding a box.
     pub fn cuts_off(&mut self, board: &Board, occupied: &[bool], wall: Cell, goals: &[Cell]) -> bool {
-        goals.iter().any(|&g| g != wall && !occupied[g as usize] && !self.reaches_a_box(board, occupied, wall, g))
+        goals
+            .iter()
+            .any(|&g| g != wall && !occupied[g as usize] && !self.reaches_a_box(board, occupied, wall, g))
     }
 
     fn reaches_a_box(&mut self, board: &Board, occupied: &[bool], wall: Cell, goal: Cell) -> bool {

@@ -896,7 +896,13 @@ pub fn run(
     Run { outcome, forward: fwd.stats, backward: bwd.stats, bridge, bridge_targets }
 }
 
-fn search_loop(fwd: &mut Side, bwd: &mut Side, mut bridge: Option<&mut Bridge>, mode: Mode, budget: &Budget) -> Outcome {
+fn search_loop(
+    fwd: &mut Side,
+    bwd: &mut Side,
+    mut bridge: Option<&mut Bridge>,
+    mode: Mode,
+    budget: &Budget,
+) -> Outcome {
     let mut fwd_active = mode != Mode::Backward;
     let mut bwd_active = mode != Mode::Forward;
     loop {

@@ -62,6 +62,8 @@ pub struct Switches {
     pub packing_macro: bool,
     /// A third search from the start aimed at the backward side's closest node (`bridge`).
     pub bridge: bool,
+    /// Corral searches take in the boxes touching the barrier (`corral_deadlock`).
+    pub corral_cluster: bool,
 }
 
 impl Default for Switches {
@@ -75,6 +77,7 @@ impl Default for Switches {
             strict_rooms: true,
             packing_macro: true,
             bridge: true,
+            corral_cluster: false,
         }
     }
 }
@@ -303,7 +306,7 @@ impl<'a> Side<'a> {
             freeze: Freeze::new(board.n),
             goal_cut: GoalCut::new(board.n),
             corrals: Corrals::new(board.n),
-            corral_deadlocks: CorralDeadlocks::new(board.n),
+            corral_deadlocks: CorralDeadlocks::new(board.n, switches.corral_cluster),
             parent_match: Matching::new(nboxes),
             child_match: Matching::new(nboxes),
             row: vec![0; nboxes],

@@ -118,12 +118,16 @@ impl GoalCut {
 mod tests {
     use super::*;
 
-    fn check(text: &str) -> bool {
+    /// The board of `text` and its boxes as an occupancy map.
+    fn board_and_boxes(text: &str) -> (Board, Vec<bool>) {
         let b = Board::from_text(text);
         let mut occ = vec![false; b.n];
-        for &c in &b.start_boxes {
-            occ[c as usize] = true;
-        }
+        b.start_boxes.iter().for_each(|&c| occ[c as usize] = true);
+        (b, occ)
+    }
+
+    fn check(text: &str) -> bool {
+        let (b, occ) = board_and_boxes(text);
         let mut f = Freeze::new(b.n);
         // The "pushed" box is the first one in reading order.
         f.is_deadlock(&b, &occ, b.start_boxes[0])
@@ -150,20 +154,14 @@ mod tests {
     fn a_box_frozen_at_the_mouth_of_a_goal_corridor_cuts_off_the_goals_behind() {
         // The goal corridor on the left is filled from below: a box on the bottom goal
         // is frozen there, and no box can ever be pushed up past it.
-        let text = "#######\n#.#   #\n#.# $ #\n#. $$ #\n#*  @ #\n#######\n";
-        let b = Board::from_text(text);
-        let mut occ = vec![false; b.n];
-        b.start_boxes.iter().for_each(|&c| occ[c as usize] = true);
+        let (b, occ) = board_and_boxes("#######\n#.#   #\n#.# $ #\n#. $$ #\n#*  @ #\n#######\n");
         let corner = b.cell_at(1, 4);
         let mut f = Freeze::new(b.n);
         assert!(f.is_frozen(&b, &occ, corner) && !f.is_deadlock(&b, &occ, corner));
         let mut cut = GoalCut::new(b.n);
         assert!(cut.cuts_off(&b, &occ, corner, &b.goals));
         // The same corridor with the box on the top goal instead cuts nothing off.
-        let text = "#######\n#*#   #\n#.# $ #\n#. $$ #\n#.  @ #\n#######\n";
-        let b = Board::from_text(text);
-        let mut occ = vec![false; b.n];
-        b.start_boxes.iter().for_each(|&c| occ[c as usize] = true);
+        let (b, occ) = board_and_boxes("#######\n#*#   #\n#.# $ #\n#. $$ #\n#.  @ #\n#######\n");
         let top = b.cell_at(1, 1);
         let mut cut = GoalCut::new(b.n);
         assert!(!cut.cuts_off(&b, &occ, top, &b.goals));

@@ -5,8 +5,8 @@
 
 mod bench;
 mod board;
-mod bridge;
 mod bound;
+mod bridge;
 mod budget;
 mod corral;
 mod corral_deadlock;

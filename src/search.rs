@@ -223,9 +223,9 @@ pub struct Side<'a> {
     /// Prune to the pushes of a PI-corral. Sound for reaching the goals, not for reaching
     /// a given state, so a bridge (see `Bridge`) keeps every push.
     pub(crate) corral_cuts: bool,
-    /// The stored node of the lowest bound (latest among equals) among those whose player
-    /// area holds the start player's cell, and that bound: a backward node the player
-    /// could reach (see `bridge`).
+    /// Backward only: the stored node of the lowest bound (latest among equals) among
+    /// those whose player area holds the start player's cell, and that bound (a target
+    /// for the `bridge`).
     pub closest: Option<(u32, i32)>,
     /// Set once a child had to be dropped for lack of room: exhaustion then proves nothing.
     pub overflowed: bool,
@@ -576,6 +576,8 @@ impl<'a> Side<'a> {
                 if forward && self.switches.freeze {
                     self.occupied[b as usize] = false;
                     self.occupied[to as usize] = true;
+                    // Counted as freeze deadlocks: a box frozen off its goal, or on a goal
+                    // that it cuts off from the others.
                     let frozen = self.freeze.is_deadlock(self.board, &self.occupied, to)
                         || (self.board.is_goal[to as usize]
                             && self.freeze.is_frozen(self.board, &self.occupied, to)
@@ -772,7 +774,8 @@ impl<'a> Side<'a> {
             }
         };
         self.note_closest(h, packed);
-        if self.child_reach.reached(self.board.start_player) && self.closest.map_or(true, |(_, b)| h <= b) {
+        let reachable = self.child_reach.reached(self.board.start_player);
+        if self.direction == Direction::Backward && reachable && self.closest.map_or(true, |(_, b)| h <= b) {
             self.closest = Some((child, h));
         }
         self.stats.generated += 1;
@@ -870,15 +873,16 @@ pub fn run(
     // The side that only holds roots needs almost no room; a bridge gets an eighth.
     let small = 1 << 20;
     let m = budget.memory_bytes;
+    let bridged = mode == Mode::Bidirectional && switches.bridge;
     let (fwd_mem, bwd_mem) = match mode {
-        Mode::Bidirectional => (m / 16 * 7, m / 16 * 7),
+        Mode::Bidirectional if bridged => (m / 16 * 7, m / 16 * 7),
+        Mode::Bidirectional => (m / 2, m / 2),
         Mode::Forward => (m, small),
         Mode::Backward => (small, m),
     };
     let mut fwd = Side::new(board, &zobrist, packing, Direction::Forward, fwd_ranking, switches, fwd_mem);
     let mut bwd = Side::new(board, &zobrist, packing, Direction::Backward, bwd_ranking, switches, bwd_mem);
-    let mut bridge = (mode == Mode::Bidirectional && switches.bridge)
-        .then(|| Bridge::new(board, &zobrist, packing, switches, m / 8));
+    let mut bridge = bridged.then(|| Bridge::new(board, &zobrist, packing, switches, m / 8));
     bwd.add_solved_roots();
     let root = fwd.add_root(&board.start_boxes, board.start_player);
     let outcome = match root {

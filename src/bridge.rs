@@ -5,16 +5,17 @@
 //! side of a box wall, and its bound (box distances alone) cannot see that. The forward
 //! search, heading for the goals, never comes near those states. The bridge does: it is
 //! a third search from the start whose bound is the push distance to the box layout of
-//! the backward side's nearest node, and which meets the backward table anywhere. When
-//! it stays stuck on one target while the backward side found a closer node, it starts
-//! again towards that.
+//! the backward side's nearest node among those whose player area holds the start
+//! player's cell (the others are mostly the dead ends above), and which meets the
+//! backward table anywhere. When it stays stuck on one target while the backward side
+//! found a closer node, it starts again towards that.
 
 use std::borrow::Cow;
 
 use crate::board::{Board, Cell};
+use crate::budget::Budget;
 use crate::packing::Packing;
 use crate::search::{Direction, Priority, Side, Stats, Step, Switches};
-use crate::budget::Budget;
 use crate::state::Zobrist;
 use crate::table::Table;
 

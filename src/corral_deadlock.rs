@@ -29,7 +29,6 @@ pub struct CorralDeadlocks {
     /// Barrier boxes (sorted) and the player's area (smallest cell) -> dead.
     cache: HashMap<Key, bool>,
     occupied: Vec<bool>,
-    in_corral: Vec<bool>,
     reach: Reach,
     child_reach: Reach,
     freeze: Freeze,
@@ -48,7 +47,6 @@ impl CorralDeadlocks {
             cluster,
             cache: HashMap::new(),
             occupied: vec![false; cells],
-            in_corral: vec![false; cells],
             reach: Reach::new(cells),
             child_reach: Reach::new(cells),
             freeze: Freeze::new(cells),
@@ -117,13 +115,7 @@ impl CorralDeadlocks {
             None => {
                 self.cells.clear();
                 self.cells.extend((0..board.n as Cell).filter(|&c| corrals.label(c) == k));
-                for &c in &self.cells {
-                    self.in_corral[c as usize] = true;
-                }
                 let d = self.search(board, key);
-                for &c in &self.cells {
-                    self.in_corral[c as usize] = false;
-                }
                 self.cache.insert(key, d);
                 d
             }
@@ -149,7 +141,7 @@ impl CorralDeadlocks {
         self.queue.push(root);
         let mut head = 0;
         let mut dead = true;
-        'search: while head < self.queue.len() {
+        while head < self.queue.len() {
             if head >= NODE_LIMIT {
                 dead = false;
                 break;
@@ -171,7 +163,7 @@ impl CorralDeadlocks {
                 for &b in boxes {
                     self.occupied[b as usize] = false;
                 }
-                break 'search;
+                break;
             }
             for (i, &b) in boxes.iter().enumerate() {
                 for d in 0..4 {

@@ -9,6 +9,17 @@
 
 use crate::board::{Board, Cell, NONE};
 
+/// What a freeze test found for the box just pushed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frozen {
+    /// It can still move.
+    No,
+    /// It can never move again, nor can the boxes pinning it, all on goals.
+    OnGoals,
+    /// It, or a box pinning it, can never move again off a goal: a deadlock.
+    OffGoal,
+}
+
 pub struct Freeze {
     /// Boxes currently assumed to be walls in the recursion.
     as_wall: Vec<bool>,
@@ -22,15 +33,17 @@ impl Freeze {
 
     /// Does the box just pushed to `cell` make the position a freeze deadlock?
     pub fn is_deadlock(&mut self, board: &Board, occupied: &[bool], cell: Cell) -> bool {
-        self.off_goal = false;
-        let frozen = self.frozen(board, occupied, cell);
-        frozen && self.off_goal
+        self.assess(board, occupied, cell) == Frozen::OffGoal
     }
 
-    /// Can the box on `cell` never move again (goal or not)?
-    pub fn is_frozen(&mut self, board: &Board, occupied: &[bool], cell: Cell) -> bool {
+    /// Is the box on `cell` frozen, and are the frozen boxes all on goals?
+    pub fn assess(&mut self, board: &Board, occupied: &[bool], cell: Cell) -> Frozen {
         self.off_goal = false;
-        self.frozen(board, occupied, cell)
+        match (self.frozen(board, occupied, cell), self.off_goal) {
+            (false, _) => Frozen::No,
+            (true, false) => Frozen::OnGoals,
+            (true, true) => Frozen::OffGoal,
+        }
     }
 
     fn frozen(&mut self, board: &Board, occupied: &[bool], c: Cell) -> bool {
@@ -157,7 +170,7 @@ mod tests {
         let (b, occ) = board_and_boxes("#######\n#.#   #\n#.# $ #\n#. $$ #\n#*  @ #\n#######\n");
         let corner = b.cell_at(1, 4);
         let mut f = Freeze::new(b.n);
-        assert!(f.is_frozen(&b, &occ, corner) && !f.is_deadlock(&b, &occ, corner));
+        assert_eq!(f.assess(&b, &occ, corner), Frozen::OnGoals);
         let mut cut = GoalCut::new(b.n);
         assert!(cut.cuts_off(&b, &occ, corner, &b.goals));
         // The same corridor with the box on the top goal instead cuts nothing off.

@@ -14,7 +14,7 @@ use crate::bound::{Matching, IMPOSSIBLE};
 use crate::budget::Budget;
 use crate::corral::{Corral, Corrals};
 use crate::corral_deadlock::CorralDeadlocks;
-use crate::deadlock::{Freeze, GoalCut};
+use crate::deadlock::{Freeze, Frozen, GoalCut};
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
 use crate::packing::{BoxPath, Packing};
 use crate::reach::Reach;
@@ -578,10 +578,11 @@ impl<'a> Side<'a> {
                     self.occupied[to as usize] = true;
                     // Counted as freeze deadlocks: a box frozen off its goal, or on a goal
                     // that it cuts off from the others.
-                    let frozen = self.freeze.is_deadlock(self.board, &self.occupied, to)
-                        || (self.board.is_goal[to as usize]
-                            && self.freeze.is_frozen(self.board, &self.occupied, to)
-                            && self.goal_cut.cuts_off(self.board, &self.occupied, to, &self.board.goals));
+                    let frozen = match self.freeze.assess(self.board, &self.occupied, to) {
+                        Frozen::No => false,
+                        Frozen::OnGoals => self.goal_cut.cuts_off(self.board, &self.occupied, to, &self.board.goals),
+                        Frozen::OffGoal => true,
+                    };
                     self.occupied[b as usize] = true;
                     self.occupied[to as usize] = false;
                     if frozen {

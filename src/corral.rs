@@ -60,6 +60,11 @@ impl Corrals {
         self.label[c as usize]
     }
 
+    /// The boxes of `boxes` next to corral `k`, into `out`.
+    pub fn barrier_of(&self, board: &Board, boxes: &[Cell], k: u32, out: &mut Vec<Cell>) {
+        barrier_of(board, &self.label, boxes, k, out);
+    }
+
     #[inline]
     pub fn allowed(&self, b: Cell) -> bool {
         self.allowed[b as usize]
@@ -102,12 +107,7 @@ impl Corrals {
         }
         let mut best_pushes = usize::MAX;
         for k in 1..=count {
-            self.barrier.clear();
-            for &b in boxes {
-                if board.nbr[b as usize].iter().any(|&t| t != NONE && self.label[t as usize] == k) {
-                    self.barrier.push(b);
-                }
-            }
+            barrier_of(board, &self.label, boxes, k, &mut self.barrier);
             let needs_work =
                 self.goal_in[k as usize] || self.barrier.iter().any(|&b| !board.is_goal[b as usize]);
             if !needs_work {
@@ -166,6 +166,13 @@ impl Corrals {
         }
         Some(pushes)
     }
+}
+
+/// The boxes of `boxes` next to a cell labelled `k`, into `out`.
+fn barrier_of(board: &Board, label: &[u32], boxes: &[Cell], k: u32, out: &mut Vec<Cell>) {
+    out.clear();
+    let next_to_corral = |b: Cell| board.nbr[b as usize].iter().any(|&t| t != NONE && label[t as usize] == k);
+    out.extend(boxes.iter().copied().filter(|&b| next_to_corral(b)));
 }
 
 #[cfg(test)]

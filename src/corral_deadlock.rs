@@ -73,14 +73,9 @@ impl CorralDeadlocks {
         player: Cell,
         k: u32,
     ) -> bool {
-        self.barrier.clear();
-        for &b in boxes {
-            if board.nbr[b as usize].iter().any(|&t| t != NONE && corrals.label(t) == k) {
-                if self.barrier.len() == MAX_BARRIER {
-                    return false;
-                }
-                self.barrier.push(b);
-            }
+        corrals.barrier_of(board, boxes, k, &mut self.barrier);
+        if self.barrier.len() > MAX_BARRIER {
+            return false;
         }
         // Boxes touching the barrier often pin it (the player can get behind a barrier box
         // only once they move): taking them in as well, while there is room, proves more.
@@ -314,7 +309,8 @@ mod tests {
                 let mut searcher = CorralDeadlocks::new(board.n, cluster);
                 if searcher.any_dead(&board, &corrals, &boxes, board.start_player) {
                     proven += 1;
-                    assert!(!solvable(&board, &boxes, board.start_player), "called dead but solvable:\n{}", text);
+                    let solvable = solvable(&board, &boxes, board.start_player);
+                    assert!(!solvable, "called dead but solvable:\n{}", text);
                 }
             }
         }

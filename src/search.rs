@@ -580,7 +580,9 @@ impl<'a> Side<'a> {
                     // that it cuts off from the others.
                     let frozen = match self.freeze.assess(self.board, &self.occupied, to) {
                         Frozen::No => false,
-                        Frozen::OnGoals => self.goal_cut.cuts_off(self.board, &self.occupied, to, &self.board.goals),
+                        Frozen::OnGoals => {
+                            self.goal_cut.cuts_off(self.board, &self.occupied, to, &self.board.goals)
+                        }
                         Frozen::OffGoal => true,
                     };
                     self.occupied[b as usize] = true;

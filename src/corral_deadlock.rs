@@ -162,15 +162,10 @@ impl CorralDeadlocks {
             }
             for (i, &b) in boxes.iter().enumerate() {
                 for d in 0..4 {
-                    let (to, stand) = (board.step(b, d), board.step(b, d ^ 1));
-                    if to == NONE
-                        || stand == NONE
-                        || self.occupied[to as usize]
-                        || board.dead_fwd[to as usize]
-                        || !self.reach.reached(stand)
-                    {
-                        continue;
-                    }
+                    let to = match self.reach.push_to(board, &self.occupied, b, d) {
+                        Some(to) => to,
+                        None => continue,
+                    };
                     self.occupied[b as usize] = false;
                     self.occupied[to as usize] = true;
                     let frozen = self.freeze.is_deadlock(board, &self.occupied, to);

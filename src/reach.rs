@@ -100,6 +100,19 @@ impl Reach {
     pub fn reached(&self, c: Cell) -> bool {
         self.stamp[c as usize] == self.generation
     }
+
+    /// Where the box on `b` goes if the player, in the area of the latest fill, pushes it
+    /// in direction `d`: `None` unless it lands on a free cell that is not dead forward.
+    #[inline]
+    pub fn push_to(&self, board: &Board, occupied: &[bool], b: Cell, d: usize) -> Option<Cell> {
+        let (to, stand) = (board.step(b, d), board.step(b, d ^ 1));
+        let ok = to != NONE
+            && stand != NONE
+            && !occupied[to as usize]
+            && !board.dead_fwd[to as usize]
+            && self.reached(stand);
+        ok.then_some(to)
+    }
 }
 
 #[cfg(test)]

@@ -701,14 +701,7 @@ impl<'a> Side<'a> {
     /// Can the player, where he is, push the box on `b` onto a free live cell? Only such
     /// boxes are worth a macro attempt.
     fn can_push_now(&self, b: Cell) -> bool {
-        (0..4).any(|d| {
-            let (to, stand) = (self.board.step(b, d), self.board.step(b, d ^ 1));
-            to != NONE
-                && stand != NONE
-                && !self.occupied[to as usize]
-                && !self.dead[to as usize]
-                && self.reach.reached(stand)
-        })
+        (0..4).any(|d| self.reach.push_to(self.board, &self.occupied, b, d).is_some())
     }
 
     /// Where a box pushed from `from` onto `to` (direction `d`) leaves a tunnel (or waits

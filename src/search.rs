@@ -64,6 +64,9 @@ pub struct Switches {
     pub bridge: bool,
     /// Corral searches take in the boxes touching the barrier (`corral_deadlock`).
     pub corral_cluster: bool,
+    /// 0: children in the natural order of boxes and directions; otherwise the order
+    /// is rotated per layout by this seed, which breaks ties among equal ranks otherwise.
+    pub seed: u64,
 }
 
 impl Default for Switches {
@@ -78,8 +81,19 @@ impl Default for Switches {
             packing_macro: true,
             bridge: true,
             corral_cluster: false,
+            seed: 0,
         }
     }
+}
+
+/// The box and the direction an expansion starts with: (0, 0) for seed 0, otherwise a
+/// mix of the layout's hash and the seed, so each layout gets its own rotation.
+fn rotation(box_hash: u64, seed: u64, nboxes: usize) -> (usize, usize) {
+    if seed == 0 || nboxes == 0 {
+        return (0, 0);
+    }
+    let mix = (box_hash ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xFF51_AFD7_ED55_8CCD) >> 20;
+    (mix as usize % nboxes, (mix >> 12) as usize % 4)
 }
 
 #[derive(Clone, Debug)]
@@ -531,7 +545,9 @@ impl<'a> Side<'a> {
 
         let strict = forward && self.switches.strict_rooms;
         let mut result = Step::Expanded;
-        'boxes: for k in 0..nb {
+        let (first_box, first_dir) = rotation(box_hash, self.switches.seed, nb);
+        'boxes: for i in 0..nb {
+            let k = (i + first_box) % nb;
             // On huge maps one expansion can take longer than the margin to the deadline.
             if (nb > 64 || self.board.n > 4000) && budget.expired(self.stats.expanded) {
                 break;
@@ -544,7 +560,8 @@ impl<'a> Side<'a> {
                 self.incomplete = true; // a box placed in an ordered room stays
                 continue;
             }
-            for d in 0..4 {
+            for j in 0..4 {
+                let d = (j + first_dir) % 4;
                 let to = self.board.step(b, d);
                 if to == NONE || self.occupied[to as usize] || self.dead[to as usize] {
                     continue;
@@ -948,11 +965,10 @@ mod tests {
     use super::*;
 
     /// Expand the start position once; returns the box layouts stored.
-    fn layouts_after_one_expansion(text: &str, packing_macro: bool) -> (Board, Vec<Vec<Cell>>) {
+    fn layouts_after_one_expansion(text: &str, switches: Switches) -> (Board, Vec<Vec<Cell>>) {
         let board = Board::from_text(text);
         let zobrist = Zobrist::new(board.n);
         let packing = Packing::analyse(&board);
-        let switches = Switches { packing_macro, ..Switches::default() };
         let ranking = (Priority::Greedy, 0);
         let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
         let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
@@ -968,12 +984,31 @@ mod tests {
         // The box needs four pushes right; one expansion stores it on the goal only with
         // the macro, as one child beside the plain one-step pushes.
         let text = "#########\n#@      #\n#  $   .#\n#       #\n#########\n";
-        let (board, with) = layouts_after_one_expansion(text, true);
+        let macros = |packing_macro| Switches { packing_macro, ..Switches::default() };
+        let (board, with) = layouts_after_one_expansion(text, macros(true));
         assert!(with.contains(&board.goals.clone()), "{:?}", with);
         assert!(with.contains(&vec![board.cell_at(4, 2)]));
-        let (board, without) = layouts_after_one_expansion(text, false);
+        let (board, without) = layouts_after_one_expansion(text, macros(false));
         assert!(!without.contains(&board.goals.clone()));
         assert_eq!(with.len(), without.len() + 1);
+    }
+
+    #[test]
+    fn a_seed_changes_the_order_of_the_children_not_the_children() {
+        let text = "########\n#@     #\n# $ $  #\n#  $ ..#\n#    .##\n########\n";
+        let seeded = |seed| Switches { seed, packing_macro: false, ..Switches::default() };
+        let (_, natural) = layouts_after_one_expansion(text, seeded(0));
+        assert!(natural.len() > 4, "{:?}", natural);
+        let mut reordered = 0;
+        for seed in 1..=8 {
+            let (_, layouts) = layouts_after_one_expansion(text, seeded(seed));
+            reordered += (layouts != natural) as usize;
+            let (mut a, mut b) = (layouts.clone(), natural.clone());
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "seed {}", seed);
+        }
+        assert!(reordered > 0);
     }
 
     #[test]

@@ -88,6 +88,7 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
 }
 
 /// One search of the portfolio.
+#[derive(Clone, Copy)]
 struct Phase {
     strict: bool,
     /// Corral searches take in the boxes touching the barrier.
@@ -98,6 +99,8 @@ struct Phase {
     ranking: (Ranking, Ranking),
     /// Share of the time still left when the phase starts.
     share: f64,
+    /// Tie-breaking seed (see `Switches::seed`).
+    seed: u64,
 }
 
 /// Most maps fall to a short plain search; goal-room levels need their packing order
@@ -111,36 +114,52 @@ struct Phase {
 /// macros make the first phase (and room-less levels) much faster and solve more; in the
 /// later phases they cost more maps than they won.
 ///
-/// Which short searches succeed is chaotic: a small change in pruning turns a level
-/// solved in 0.05 s into one unsolved in 10 s, and back. So a second short search
-/// follows the first, its corral searches taking in the boxes around each corral too
-/// (each of the two alone solves levels in a second that the other does not), before
-/// the long searches start.
+/// Which short searches succeed is chaotic: a small change in pruning or in the order of
+/// equal-ranked children turns a level solved in 0.05 s into one unsolved in 10 s, and
+/// back. So more short searches follow the first: one whose corral searches take in the
+/// boxes around each corral too, and a few that differ from the first only in how ties
+/// break (their seeds). Each seed solves its levels within about 0.3 s or not at all.
 const ALT: Priority = Priority::Alternation;
 const GREEDY: Priority = Priority::Greedy;
-const PHASES: [Phase; 4] = [
-    Phase { strict: false, cluster: false, packing_macro: true, ranking: ((ALT, 0), (ALT, 0)), share: 0.1 },
-    Phase { strict: false, cluster: true, packing_macro: true, ranking: ((ALT, 0), (ALT, 0)), share: 0.1 },
-    Phase { strict: true, cluster: false, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.7 },
-    Phase { strict: false, cluster: false, packing_macro: false, ranking: ((ALT, 0), (ALT, 2)), share: 1.0 },
-];
-const PLAIN: [Phase; 3] = [
-    Phase { strict: false, cluster: false, packing_macro: true, ranking: ((ALT, 0), (ALT, 1)), share: 0.1 },
-    Phase { strict: false, cluster: true, packing_macro: true, ranking: ((ALT, 0), (ALT, 1)), share: 0.1 },
-    Phase { strict: false, cluster: false, packing_macro: true, ranking: ((ALT, 0), (ALT, 1)), share: 1.0 },
-];
+const SHORT: Phase =
+    Phase { strict: false, cluster: false, packing_macro: true, ranking: ((ALT, 0), (ALT, 0)), share: 0.1, seed: 0 };
+const STRICT: Phase =
+    Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.7, ..SHORT };
+const LONG: Phase = Phase { packing_macro: false, ranking: ((ALT, 0), (ALT, 2)), share: 1.0, ..SHORT };
+/// Room-less levels keep the packing macros and one backward weight throughout.
+const ROOMLESS: Phase = Phase { ranking: ((ALT, 0), (ALT, 1)), ..SHORT };
+/// Seeded short searches: how many, and each one's share of the time left when it
+/// starts on room-less levels.
+const SEEDS: u64 = 6;
+const SEEDED_SHARE: f64 = 0.04;
+
+fn schedule(rooms: bool) -> Vec<Phase> {
+    let first = if rooms { SHORT } else { ROOMLESS };
+    let mut phases = vec![first, Phase { cluster: true, ..first }];
+    if rooms {
+        // The strict phase solves levels up to its very end, so the seeds come after it
+        // and split what it leaves evenly with the last phase, which rarely solves one.
+        phases.push(STRICT);
+        phases.extend((1..=SEEDS).map(|seed| Phase { seed, share: 1.0 / (SEEDS - seed + 2) as f64, ..first }));
+        phases.push(LONG);
+    } else {
+        phases.extend((1..=SEEDS).map(|seed| Phase { seed, share: SEEDED_SHARE, ..first }));
+        phases.push(Phase { share: 1.0, ..ROOMLESS });
+    }
+    phases
+}
 
 /// Run the phases in order; a proof of unsolvability from any of them is final.
 fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
     let strict_useful = options.switches.strict_rooms && packing.strict.iter().any(|&s| s);
-    let phases: &[Phase] = if strict_useful { &PHASES } else { &PLAIN };
     let mut outcome = Outcome::OutOfTime;
-    for p in phases {
+    for p in schedule(strict_useful) {
         let used = report.forward.expanded + report.backward.expanded + report.bridge.expanded;
         let switches = Switches {
             strict_rooms: p.strict,
             corral_cluster: p.cluster,
             packing_macro: options.switches.packing_macro && p.packing_macro,
+            seed: p.seed,
             ..options.switches
         };
         // A forced order is the same plain order for both sides in every phase.
@@ -156,4 +175,45 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
         }
     }
     outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_schedule_spends_the_whole_budget_with_distinct_seeds() {
+        for rooms in [false, true] {
+            let phases = schedule(rooms);
+            assert!(phases.iter().all(|p| p.share > 0.0 && p.share <= 1.0));
+            // Only the last phase takes all that is left: none runs after the deadline.
+            assert_eq!(phases.last().unwrap().share, 1.0);
+            assert!(phases[..phases.len() - 1].iter().all(|p| p.share < 1.0));
+            let mut seeds: Vec<u64> = phases.iter().map(|p| p.seed).filter(|&s| s != 0).collect();
+            assert_eq!(seeds.len() as u64, SEEDS);
+            seeds.dedup();
+            assert_eq!(seeds.len() as u64, SEEDS);
+            assert_eq!(phases.iter().any(|p| p.strict), rooms);
+        }
+    }
+
+    #[test]
+    fn seeded_searches_find_plans_that_replay() {
+        let text = "########\n#@     #\n# $ $  #\n#  $ ..#\n#    .##\n########\n";
+        let level = Level::parse(text).unwrap();
+        let board = Board::analyse(&level).unwrap();
+        let packing = Packing::analyse(&board);
+        let ranking = ((ALT, 0), (ALT, 0));
+        for seed in 0..=SEEDS {
+            let switches = Switches { seed, ..Switches::default() };
+            let budget = Budget::nodes(50_000, 1 << 24);
+            let run = search::run(&board, &packing, Mode::Bidirectional, ranking, switches, &budget);
+            let pushes = match run.outcome {
+                Outcome::Solved(p) => p,
+                other => panic!("seed {}: {:?}", seed, other),
+            };
+            let moves = solution::assemble(&board, &packing, &pushes).unwrap();
+            solution::replay(&level, &moves).unwrap();
+        }
+    }
 }

@@ -4,6 +4,10 @@
 //! (after FESS, Shoham and Schaeffer 2020) groups nodes into cells by a few coarse
 //! features of their position and serves the cells round robin, best-first inside each
 //! cell: no single measure of progress can lead the whole search into one plateau.
+//!
+//! Every push takes a node's rank and, for the cells, a rank of its own: the same one, or
+//! with advisor weights (see `search`) the count of pushes on the node's path that no
+//! advisor suggested, as FESS orders the moves within a cell.
 
 use std::collections::HashMap;
 
@@ -111,9 +115,9 @@ impl Alternation {
         Alternation { best: BucketQueue::new(), features: FeatureQueue::new(), served: Vec::new(), turn: false }
     }
 
-    pub fn push(&mut self, features: Features, priority: usize, node: u32) {
+    pub fn push(&mut self, features: Features, priority: usize, cell_priority: usize, node: u32) {
         self.best.push(priority, node);
-        self.features.push(features, priority, node);
+        self.features.push(features, cell_priority, node);
     }
 
     pub fn pop(&mut self) -> Option<u32> {
@@ -149,11 +153,12 @@ impl Open {
         !matches!(self, Open::Best(_))
     }
 
-    pub fn push(&mut self, features: Features, priority: usize, node: u32) {
+    /// Queue `node` with its rank in a best-first list and its rank in a feature cell.
+    pub fn push(&mut self, features: Features, priority: usize, cell_priority: usize, node: u32) {
         match self {
             Open::Best(q) => q.push(priority, node),
-            Open::Features(q) => q.push(features, priority, node),
-            Open::Alternation(q) => q.push(features, priority, node),
+            Open::Features(q) => q.push(features, cell_priority, node),
+            Open::Alternation(q) => q.push(features, priority, cell_priority, node),
         }
     }
 
@@ -202,10 +207,22 @@ mod tests {
         let a = Features { packed: 0, areas: 1 };
         let b = Features { packed: 1, areas: 1 };
         let mut q = Alternation::new();
-        q.push(a, 1, 1);
-        q.push(a, 2, 2);
-        q.push(b, 3, 3);
+        q.push(a, 1, 1, 1);
+        q.push(a, 2, 2, 2);
+        q.push(b, 3, 3, 3);
         // Best first (1), then the feature turn goes to cell b (3), then best again (2).
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(order, vec![1, 3, 2]);
+    }
+
+    #[test]
+    fn cells_rank_by_their_own_priority() {
+        let a = Features { packed: 0, areas: 1 };
+        let mut q = Alternation::new();
+        q.push(a, 1, 9, 1);
+        q.push(a, 2, 5, 2);
+        q.push(a, 3, 0, 3);
+        // Best first by the first rank (1), the cell by the second (3), best again (2).
         let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(order, vec![1, 3, 2]);
     }

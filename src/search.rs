@@ -67,6 +67,9 @@ pub struct Switches {
     /// 0: children in the natural order of boxes and directions; otherwise the order
     /// is rotated per layout by this seed, which breaks ties among equal ranks otherwise.
     pub seed: u64,
+    /// Feature cells serve their nodes by advisor weight (FESS): the pushes on the path
+    /// that neither packed a box nor joined two floor areas.
+    pub advisor_weights: bool,
 }
 
 impl Default for Switches {
@@ -82,6 +85,7 @@ impl Default for Switches {
             bridge: true,
             corral_cluster: false,
             seed: 0,
+            advisor_weights: false,
         }
     }
 }
@@ -246,6 +250,11 @@ pub struct Side<'a> {
     /// Set once a child was dropped by an incomplete rule: exhaustion then proves nothing.
     pub incomplete: bool,
     pub stats: Stats,
+    /// Advisor weights by node, when the feature cells use them (`Switches`).
+    weights: Vec<u16>,
+    /// The expanding node's separate floor areas and weight, for its children's weights.
+    parent_areas: u16,
+    parent_weight: u16,
 }
 
 impl<'a> Side<'a> {
@@ -341,6 +350,9 @@ impl<'a> Side<'a> {
             overflowed: false,
             incomplete: false,
             stats,
+            weights: Vec::new(),
+            parent_areas: 0,
+            parent_weight: 0,
         }
     }
 
@@ -387,6 +399,24 @@ impl<'a> Side<'a> {
             Priority::Greedy | Priority::Features | Priority::Alternation => h,
             Priority::AStar => h + depth as usize,
         }
+    }
+
+    fn weighs(&self) -> bool {
+        self.switches.advisor_weights && self.open.wants_features()
+    }
+
+    /// A node's rank inside its feature cell: its advisor weight (kept for its children)
+    /// when the side weighs, else its plain rank.
+    fn cell_priority(&mut self, node: u32, priority: usize, weight: u16) -> usize {
+        if !self.weighs() {
+            return priority;
+        }
+        let i = node as usize;
+        if i >= self.weights.len() {
+            self.weights.resize(i + 1, 0);
+        }
+        self.weights[i] = weight;
+        weight as usize
     }
 
     /// The feature-space cell of the position in `occupied` (only a feature queue asks).
@@ -451,7 +481,9 @@ impl<'a> Side<'a> {
             Probe::Vacant(slot) => {
                 let push = Push::step(NONE, 0, NONE);
                 let node = self.table.insert_at(slot, &self.key, hash, NO_PARENT, push, 0)?;
-                self.open.push(features, self.priority_of(h, 0, packed), node);
+                let priority = self.priority_of(h, 0, packed);
+                let cell_priority = self.cell_priority(node, priority, 0);
+                self.open.push(features, priority, cell_priority, node);
                 Some(node)
             }
         }
@@ -542,6 +574,10 @@ impl<'a> Side<'a> {
         }
         let box_hash = self.zobrist.of_boxes(&self.boxes);
         let packed = self.packed(&self.boxes);
+        if self.weighs() {
+            self.parent_areas = self.areas.count_areas(self.board, &self.occupied);
+            self.parent_weight = self.weights[node as usize];
+        }
 
         let strict = forward && self.switches.strict_rooms;
         let mut result = Step::Expanded;
@@ -792,7 +828,12 @@ impl<'a> Side<'a> {
             self.closest = Some((child, h));
         }
         self.stats.generated += 1;
-        self.open.push(features, self.priority_of(h, c.depth, packed), child);
+        let priority = self.priority_of(h, c.depth, packed);
+        // The advisors: packing (a box more on target) and connectivity (fewer areas).
+        let advised = packed > c.packed || features.areas < self.parent_areas;
+        let weight = self.parent_weight.saturating_add(!advised as u16);
+        let cell_priority = self.cell_priority(child, priority, weight);
+        self.open.push(features, priority, cell_priority, child);
         other.find(&self.key, hash).map(|o| Step::Met { own: child, other: o })
     }
 
@@ -1009,6 +1050,29 @@ mod tests {
             assert_eq!(a, b, "seed {}", seed);
         }
         assert!(reordered > 0);
+    }
+
+    #[test]
+    fn a_push_no_advisor_suggests_weighs_one_more_than_its_parent() {
+        let board = Board::from_text("#######\n#     #\n#     #\n#@$.  #\n#     #\n#     #\n#######\n");
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let switches = Switches { advisor_weights: true, packing_macro: false, ..Switches::default() };
+        let ranking = (Priority::Alternation, 0);
+        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
+        let other = Table::with_budget(2, 1 << 16);
+        let root = side.add_root(&board.start_boxes, board.start_player).unwrap();
+        side.expand(&other, &Budget::nodes(10, 1 << 20));
+        let goal = board.goals[0];
+        let children: Vec<(Cell, u16)> = (0..side.table.len() as u32)
+            .filter(|&i| i != root)
+            .map(|i| (side.table.key(i)[0], side.weights[i as usize]))
+            .collect();
+        // Up, down and right: only the push onto the goal is the packing advisor's.
+        assert_eq!(children.len(), 3, "{:?}", children);
+        for (b, w) in children {
+            assert_eq!(w, (b != goal) as u16, "box on {}", b);
+        }
     }
 
     #[test]

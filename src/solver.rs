@@ -101,6 +101,8 @@ struct Phase {
     share: f64,
     /// Tie-breaking seed (see `Switches::seed`).
     seed: u64,
+    /// Feature cells serve nodes by advisor weight (see `Switches::advisor_weights`).
+    weighted: bool,
 }
 
 /// Most maps fall to a short plain search; goal-room levels need their packing order
@@ -116,13 +118,23 @@ struct Phase {
 ///
 /// Which short searches succeed is chaotic: a small change in pruning or in the order of
 /// equal-ranked children turns a level solved in 0.05 s into one unsolved in 10 s, and
-/// back. So more short searches follow the first: one whose corral searches take in the
-/// boxes around each corral too, and a few that differ from the first only in how ties
-/// break (their seeds). Each seed solves its levels within about 0.3 s or not at all.
+/// back. So more short searches follow the first: one whose feature cells serve their
+/// nodes by advisor weight as FESS does (it solves other levels than greedy cells, often
+/// in a fraction of a second, and loses some that greedy cells solve), one whose corral
+/// searches take in the boxes around each corral too, and a few that differ from the
+/// first only in how ties break (their seeds). Each seed solves its levels within about
+/// 0.3 s or not at all. The last phase weighs too.
 const ALT: Priority = Priority::Alternation;
 const GREEDY: Priority = Priority::Greedy;
-const SHORT: Phase =
-    Phase { strict: false, cluster: false, packing_macro: true, ranking: ((ALT, 0), (ALT, 0)), share: 0.1, seed: 0 };
+const SHORT: Phase = Phase {
+    strict: false,
+    cluster: false,
+    packing_macro: true,
+    ranking: ((ALT, 0), (ALT, 0)),
+    share: 0.1,
+    seed: 0,
+    weighted: false,
+};
 const STRICT: Phase =
     Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.7, ..SHORT };
 const LONG: Phase = Phase { packing_macro: false, ranking: ((ALT, 0), (ALT, 2)), share: 1.0, ..SHORT };
@@ -135,16 +147,17 @@ const SEEDED_SHARE: f64 = 0.04;
 
 fn schedule(rooms: bool) -> Vec<Phase> {
     let first = if rooms { SHORT } else { ROOMLESS };
-    let mut phases = vec![first, Phase { cluster: true, ..first }];
+    let weighted = Phase { weighted: true, ..first };
+    let mut phases = vec![first, weighted, Phase { cluster: true, ..first }];
     if rooms {
         // The strict phase solves levels up to its very end, so the seeds come after it
         // and split what it leaves evenly with the last phase, which rarely solves one.
         phases.push(STRICT);
         phases.extend((1..=SEEDS).map(|seed| Phase { seed, share: 1.0 / (SEEDS - seed + 2) as f64, ..first }));
-        phases.push(LONG);
+        phases.push(Phase { weighted: true, ..LONG });
     } else {
         phases.extend((1..=SEEDS).map(|seed| Phase { seed, share: SEEDED_SHARE, ..first }));
-        phases.push(Phase { share: 1.0, ..ROOMLESS });
+        phases.push(Phase { share: 1.0, weighted: true, ..ROOMLESS });
     }
     phases
 }
@@ -160,6 +173,7 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
             corral_cluster: p.cluster,
             packing_macro: options.switches.packing_macro && p.packing_macro,
             seed: p.seed,
+            advisor_weights: p.weighted,
             ..options.switches
         };
         // A forced order is the same plain order for both sides in every phase.

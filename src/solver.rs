@@ -14,11 +14,21 @@ pub struct Options {
     /// `None`: each phase of the portfolio takes its own order.
     pub priority: Option<Priority>,
     pub switches: Switches,
+    /// The seeded short searches run (see `schedule`).
+    pub seeds: bool,
+    /// Some phases order their feature cells by advisor weight (see `schedule`).
+    pub advisor_weights: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { mode: Mode::Bidirectional, priority: None, switches: Switches::default() }
+        Options {
+            mode: Mode::Bidirectional,
+            priority: None,
+            switches: Switches::default(),
+            seeds: true,
+            advisor_weights: true,
+        }
     }
 }
 
@@ -145,19 +155,25 @@ const ROOMLESS: Phase = Phase { ranking: ((ALT, 0), (ALT, 1)), ..SHORT };
 const SEEDS: u64 = 6;
 const SEEDED_SHARE: f64 = 0.04;
 
-fn schedule(rooms: bool) -> Vec<Phase> {
+/// The phases for a level with ordered goal rooms or without; with the seeded searches
+/// or without, and with advisor weights or without (switched off, they are not replaced).
+fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
     let first = if rooms { SHORT } else { ROOMLESS };
-    let weighted = Phase { weighted: true, ..first };
-    let mut phases = vec![first, weighted, Phase { cluster: true, ..first }];
+    let mut phases = vec![first];
+    if weights {
+        phases.push(Phase { weighted: true, ..first });
+    }
+    phases.push(Phase { cluster: true, ..first });
+    let seeds = if seeds { SEEDS } else { 0 };
     if rooms {
         // The strict phase solves levels up to its very end, so the seeds come after it
         // and split what it leaves evenly with the last phase, which rarely solves one.
         phases.push(STRICT);
-        phases.extend((1..=SEEDS).map(|seed| Phase { seed, share: 1.0 / (SEEDS - seed + 2) as f64, ..first }));
-        phases.push(Phase { weighted: true, ..LONG });
+        phases.extend((1..=seeds).map(|seed| Phase { seed, share: 1.0 / (seeds - seed + 2) as f64, ..first }));
+        phases.push(Phase { weighted: weights, ..LONG });
     } else {
-        phases.extend((1..=SEEDS).map(|seed| Phase { seed, share: SEEDED_SHARE, ..first }));
-        phases.push(Phase { share: 1.0, weighted: true, ..ROOMLESS });
+        phases.extend((1..=seeds).map(|seed| Phase { seed, share: SEEDED_SHARE, ..first }));
+        phases.push(Phase { share: 1.0, weighted: weights, ..ROOMLESS });
     }
     phases
 }
@@ -166,7 +182,7 @@ fn schedule(rooms: bool) -> Vec<Phase> {
 fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
     let strict_useful = options.switches.strict_rooms && packing.strict.iter().any(|&s| s);
     let mut outcome = Outcome::OutOfTime;
-    for p in schedule(strict_useful) {
+    for p in schedule(strict_useful, options.seeds, options.advisor_weights) {
         let used = report.forward.expanded + report.backward.expanded + report.bridge.expanded;
         let switches = Switches {
             strict_rooms: p.strict,
@@ -197,17 +213,19 @@ mod tests {
 
     #[test]
     fn every_schedule_spends_the_whole_budget_with_distinct_seeds() {
-        for rooms in [false, true] {
-            let phases = schedule(rooms);
+        for (rooms, seeds, weights) in (0..8).map(|i| (i & 1 != 0, i & 2 != 0, i & 4 != 0)) {
+            let phases = schedule(rooms, seeds, weights);
             assert!(phases.iter().all(|p| p.share > 0.0 && p.share <= 1.0));
             // Only the last phase takes all that is left: none runs after the deadline.
             assert_eq!(phases.last().unwrap().share, 1.0);
             assert!(phases[..phases.len() - 1].iter().all(|p| p.share < 1.0));
-            let mut seeds: Vec<u64> = phases.iter().map(|p| p.seed).filter(|&s| s != 0).collect();
-            assert_eq!(seeds.len() as u64, SEEDS);
-            seeds.dedup();
-            assert_eq!(seeds.len() as u64, SEEDS);
+            let mut seeded: Vec<u64> = phases.iter().map(|p| p.seed).filter(|&s| s != 0).collect();
+            let expected = if seeds { SEEDS } else { 0 };
+            assert_eq!(seeded.len() as u64, expected);
+            seeded.dedup();
+            assert_eq!(seeded.len() as u64, expected);
             assert_eq!(phases.iter().any(|p| p.strict), rooms);
+            assert_eq!(phases.iter().any(|p| p.weighted), weights);
         }
     }
 

@@ -412,6 +412,8 @@ fn kth_samples_are_solved_in_every_mode() {
         &["--no-matching"],
         &["--no-packing-macro"],
         &["--no-bridge"],
+        &["--no-seeds"],
+        &["--no-advisor-weights"],
         &["--no-corral"],
         &["--no-freeze", "--no-matching", "--search", "forward"],
         &["--memory", "64"],
@@ -1416,6 +1418,8 @@ fn help_and_version() {
             "--no-matching",
             "--no-packing-macro",
             "--no-bridge",
+            "--no-seeds",
+            "--no-advisor-weights",
             "--memory",
             "--version",
         ] {

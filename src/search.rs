@@ -67,8 +67,8 @@ pub struct Switches {
     /// 0: children in the natural order of boxes and directions; otherwise the order
     /// is rotated per layout by this seed, which breaks ties among equal ranks otherwise.
     pub seed: u64,
-    /// Feature cells serve their nodes by advisor weight (FESS): the pushes on the path
-    /// that neither packed a box nor joined two floor areas.
+    /// Forward feature cells serve their nodes by advisor weight (FESS): the pushes on
+    /// the path that neither packed a box nor joined two floor areas.
     pub advisor_weights: bool,
 }
 
@@ -401,8 +401,9 @@ impl<'a> Side<'a> {
         }
     }
 
+    /// Only forward: weighing the backward side too solved no level more (nor fewer).
     fn weighs(&self) -> bool {
-        self.switches.advisor_weights && self.open.wants_features()
+        self.direction == Direction::Forward && self.switches.advisor_weights && self.open.wants_features()
     }
 
     /// A node's rank inside its feature cell: its advisor weight (kept for its children)

@@ -128,12 +128,12 @@ struct Phase {
 ///
 /// Which short searches succeed is chaotic: a small change in pruning or in the order of
 /// equal-ranked children turns a level solved in 0.05 s into one unsolved in 10 s, and
-/// back. So more short searches follow the first: one whose feature cells serve their
-/// nodes by advisor weight as FESS does (it solves other levels than greedy cells, often
-/// in a fraction of a second, and loses some that greedy cells solve), one whose corral
-/// searches take in the boxes around each corral too, and a few that differ from the
-/// first only in how ties break (their seeds). Each seed solves its levels within about
-/// 0.3 s or not at all. The last phase weighs too.
+/// back. So the portfolio runs several short searches: first one whose forward feature
+/// cells serve their nodes by advisor weight as FESS does (it solves levels that greedy
+/// cells do not, most within a second), then the plain one, one whose corral searches
+/// take in the boxes around each corral too, and a few that differ from the plain one
+/// only in how ties break (their seeds). Each seed solves its levels within about 0.3 s
+/// or not at all. The last phase weighs too.
 const ALT: Priority = Priority::Alternation;
 const GREEDY: Priority = Priority::Greedy;
 const SHORT: Phase = Phase {
@@ -159,11 +159,11 @@ const SEEDED_SHARE: f64 = 0.04;
 /// or without, and with advisor weights or without (switched off, they are not replaced).
 fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
     let first = if rooms { SHORT } else { ROOMLESS };
-    let mut phases = vec![first];
+    let mut phases = Vec::new();
     if weights {
         phases.push(Phase { weighted: true, ..first });
     }
-    phases.push(Phase { cluster: true, ..first });
+    phases.extend([first, Phase { cluster: true, ..first }]);
     let seeds = if seeds { SEEDS } else { 0 };
     if rooms {
         // The strict phase solves levels up to its very end, so the seeds come after it

@@ -255,7 +255,13 @@ pub struct Side<'a> {
     /// The expanding node's separate floor areas and weight, for its children's weights.
     parent_areas: u16,
     parent_weight: u16,
+    /// The first root's rank, which scales the rank bands of weighted cells.
+    root_rank: usize,
 }
+
+/// Within one advisor weight, nodes go by rank in this many bands (better rank first,
+/// which solved a level more than last in, first out); finer bands cost more buckets.
+const RANK_BANDS: usize = 16;
 
 impl<'a> Side<'a> {
     pub fn new(
@@ -353,6 +359,7 @@ impl<'a> Side<'a> {
             weights: Vec::new(),
             parent_areas: 0,
             parent_weight: 0,
+            root_rank: 0,
         }
     }
 
@@ -407,7 +414,8 @@ impl<'a> Side<'a> {
     }
 
     /// A node's rank inside its feature cell: its advisor weight (kept for its children)
-    /// when the side weighs, else its plain rank.
+    /// when the side weighs, then its plain rank in one of `RANK_BANDS` bands of the
+    /// first root's; else its plain rank.
     fn cell_priority(&mut self, node: u32, priority: usize, weight: u16) -> usize {
         if !self.weighs() {
             return priority;
@@ -417,7 +425,11 @@ impl<'a> Side<'a> {
             self.weights.resize(i + 1, 0);
         }
         self.weights[i] = weight;
-        weight as usize
+        if self.root_rank == 0 {
+            self.root_rank = priority.max(1);
+        }
+        let band = (priority * RANK_BANDS / (self.root_rank + 1)).min(RANK_BANDS - 1);
+        weight as usize * RANK_BANDS + band
     }
 
     /// The feature-space cell of the position in `occupied` (only a feature queue asks).
@@ -1074,6 +1086,26 @@ mod tests {
         for (b, w) in children {
             assert_eq!(w, (b != goal) as u16, "box on {}", b);
         }
+    }
+
+    #[test]
+    fn weighted_cells_rank_by_weight_then_by_rank_band() {
+        let board = Board::from_text("#######\n#     #\n#     #\n#@$.  #\n#     #\n#     #\n#######\n");
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let switches = Switches { advisor_weights: true, ..Switches::default() };
+        let ranking = (Priority::Alternation, 0);
+        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
+        side.add_root(&board.start_boxes, board.start_player).unwrap();
+        assert_eq!(side.root_rank, 1); // the root's bound: one push
+        // With a root rank of 31 the bands are two ranks wide.
+        side.root_rank = 31;
+        let (near, far) = (side.cell_priority(1, 3, 1), side.cell_priority(2, 20, 1));
+        assert!(near < far);
+        assert_eq!(side.cell_priority(3, 2, 1), near);
+        assert!(far < side.cell_priority(4, 0, 2));
+        // Far beyond the root's rank, the last band of its weight.
+        assert_eq!(side.cell_priority(5, 500, 1), 2 * RANK_BANDS - 1);
     }
 
     #[test]

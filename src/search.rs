@@ -250,7 +250,8 @@ pub struct Side<'a> {
     /// Set once a child was dropped by an incomplete rule: exhaustion then proves nothing.
     pub incomplete: bool,
     pub stats: Stats,
-    /// Advisor weights by node, when the feature cells use them (`Switches`).
+    /// Advisor weights by node, when the feature cells use them (`Switches`): two bytes a
+    /// node outside the table's budget, a few percent of what a node costs there.
     weights: Vec<u16>,
     /// The expanding node's separate floor areas and weight, for its children's weights.
     parent_areas: u16,

@@ -250,14 +250,23 @@ pub struct Side<'a> {
     /// Set once a child was dropped by an incomplete rule: exhaustion then proves nothing.
     pub incomplete: bool,
     pub stats: Stats,
-    /// Advisor weights by node, when the feature cells use them (`Switches`): two bytes a
-    /// node outside the table's budget, a few percent of what a node costs there.
-    weights: Vec<u16>,
-    /// The expanding node's separate floor areas and weight, for its children's weights.
-    parent_areas: u16,
-    parent_weight: u16,
+    /// Advisor weight and floor areas by node, when the feature cells use weights
+    /// (`Switches`): four bytes a node outside the table's budget, a few percent of what
+    /// a node costs there. The areas were counted for the node's cell already; kept, they
+    /// spare its expansion a count of its own.
+    advice: Vec<Advice>,
+    /// The expanding node's, for its children's weights.
+    parent: Advice,
     /// The first root's rank, which scales the rank bands of weighted cells.
     root_rank: usize,
+}
+
+/// A node's advisor weight (the pushes on its path no advisor suggested) and its
+/// separate floor areas.
+#[derive(Clone, Copy, Default)]
+struct Advice {
+    weight: u16,
+    areas: u16,
 }
 
 /// Within one advisor weight, nodes go by rank in this many bands (better rank first,
@@ -357,9 +366,8 @@ impl<'a> Side<'a> {
             overflowed: false,
             incomplete: false,
             stats,
-            weights: Vec::new(),
-            parent_areas: 0,
-            parent_weight: 0,
+            advice: Vec::new(),
+            parent: Advice::default(),
             root_rank: 0,
         }
     }
@@ -417,20 +425,20 @@ impl<'a> Side<'a> {
     /// A node's rank inside its feature cell: its advisor weight (kept for its children)
     /// when the side weighs, then its plain rank in one of `RANK_BANDS` bands of the
     /// first root's; else its plain rank.
-    fn cell_priority(&mut self, node: u32, priority: usize, weight: u16) -> usize {
+    fn cell_priority(&mut self, node: u32, priority: usize, advice: Advice) -> usize {
         if !self.weighs() {
             return priority;
         }
         let i = node as usize;
-        if i >= self.weights.len() {
-            self.weights.resize(i + 1, 0);
+        if i >= self.advice.len() {
+            self.advice.resize(i + 1, Advice::default());
         }
-        self.weights[i] = weight;
+        self.advice[i] = advice;
         if self.root_rank == 0 {
             self.root_rank = priority.max(1);
         }
         let band = (priority * RANK_BANDS / (self.root_rank + 1)).min(RANK_BANDS - 1);
-        weight as usize * RANK_BANDS + band
+        advice.weight as usize * RANK_BANDS + band
     }
 
     /// The feature-space cell of the position in `occupied` (only a feature queue asks).
@@ -496,7 +504,8 @@ impl<'a> Side<'a> {
                 let push = Push::step(NONE, 0, NONE);
                 let node = self.table.insert_at(slot, &self.key, hash, NO_PARENT, push, 0)?;
                 let priority = self.priority_of(h, 0, packed);
-                let cell_priority = self.cell_priority(node, priority, 0);
+                let advice = Advice { weight: 0, areas: features.areas };
+                let cell_priority = self.cell_priority(node, priority, advice);
                 self.open.push(features, priority, cell_priority, node);
                 Some(node)
             }
@@ -589,8 +598,7 @@ impl<'a> Side<'a> {
         let box_hash = self.zobrist.of_boxes(&self.boxes);
         let packed = self.packed(&self.boxes);
         if self.weighs() {
-            self.parent_areas = self.areas.count_areas(self.board, &self.occupied);
-            self.parent_weight = self.weights[node as usize];
+            self.parent = self.advice[node as usize];
         }
 
         let strict = forward && self.switches.strict_rooms;
@@ -844,9 +852,9 @@ impl<'a> Side<'a> {
         self.stats.generated += 1;
         let priority = self.priority_of(h, c.depth, packed);
         // The advisors: packing (a box more on target) and connectivity (fewer areas).
-        let advised = packed > c.packed || features.areas < self.parent_areas;
-        let weight = self.parent_weight.saturating_add(!advised as u16);
-        let cell_priority = self.cell_priority(child, priority, weight);
+        let advised = packed > c.packed || features.areas < self.parent.areas;
+        let weight = self.parent.weight.saturating_add(!advised as u16);
+        let cell_priority = self.cell_priority(child, priority, Advice { weight, areas: features.areas });
         self.open.push(features, priority, cell_priority, child);
         other.find(&self.key, hash).map(|o| Step::Met { own: child, other: o })
     }
@@ -1080,7 +1088,7 @@ mod tests {
         let goal = board.goals[0];
         let children: Vec<(Cell, u16)> = (0..side.table.len() as u32)
             .filter(|&i| i != root)
-            .map(|i| (side.table.key(i)[0], side.weights[i as usize]))
+            .map(|i| (side.table.key(i)[0], side.advice[i as usize].weight))
             .collect();
         // Up, down and right: only the push onto the goal is the packing advisor's.
         assert_eq!(children.len(), 3, "{:?}", children);
@@ -1101,12 +1109,13 @@ mod tests {
         assert_eq!(side.root_rank, 1); // the root's bound: one push
         // With a root rank of 31 the bands are two ranks wide.
         side.root_rank = 31;
-        let (near, far) = (side.cell_priority(1, 3, 1), side.cell_priority(2, 20, 1));
+        let weight = |weight| Advice { weight, areas: 1 };
+        let (near, far) = (side.cell_priority(1, 3, weight(1)), side.cell_priority(2, 20, weight(1)));
         assert!(near < far);
-        assert_eq!(side.cell_priority(3, 2, 1), near);
-        assert!(far < side.cell_priority(4, 0, 2));
+        assert_eq!(side.cell_priority(3, 2, weight(1)), near);
+        assert!(far < side.cell_priority(4, 0, weight(2)));
         // Far beyond the root's rank, the last band of its weight.
-        assert_eq!(side.cell_priority(5, 500, 1), 2 * RANK_BANDS - 1);
+        assert_eq!(side.cell_priority(5, 500, weight(1)), 2 * RANK_BANDS - 1);
     }
 
     #[test]

@@ -21,12 +21,16 @@ pub const MAX_BARRIER: usize = 8;
 /// Positions one search may visit before it gives up.
 const NODE_LIMIT: usize = 400;
 
+/// Past this many cached results, only areas' smallest cells are added (a bound on memory).
+const ALIASES_UP_TO: usize = 1 << 20;
+
 type Key = [Cell; MAX_BARRIER + 1];
 
 pub struct CorralDeadlocks {
     /// Take in the boxes touching the barrier too (see `corral_dead`).
     cluster: bool,
-    /// Barrier boxes (sorted) and the player's area (smallest cell) -> dead.
+    /// Barrier boxes (sorted) and a cell of the player's area (its smallest, or where a
+    /// position had him) -> dead.
     cache: HashMap<Key, bool>,
     occupied: Vec<bool>,
     reach: Reach,
@@ -100,6 +104,12 @@ impl CorralDeadlocks {
             return false; // an empty goal inside is the matching bound's business
         }
         self.barrier.sort_unstable();
+        // Any cell of the player's area names it as well as its smallest one does, and
+        // the player's own cell needs no flood: most positions are found under it.
+        let here = key_of(&self.barrier, player);
+        if let Some(&d) = self.cache.get(&here) {
+            return d;
+        }
         for &b in &self.barrier {
             self.occupied[b as usize] = true;
         }
@@ -115,6 +125,9 @@ impl CorralDeadlocks {
                 d
             }
         };
+        if self.cache.len() < ALIASES_UP_TO {
+            self.cache.insert(here, dead);
+        }
         for &b in &self.barrier {
             self.occupied[b as usize] = false;
         }
@@ -302,11 +315,18 @@ mod tests {
             corrals.analyse(&board, &occupied, &boxes, &reach);
             for cluster in [false, true] {
                 let mut searcher = CorralDeadlocks::new(board.n, cluster);
-                if searcher.any_dead(&board, &corrals, &boxes, board.start_player) {
+                let dead = searcher.any_dead(&board, &corrals, &boxes, board.start_player);
+                if dead {
                     proven += 1;
                     let solvable = solvable(&board, &boxes, board.start_player);
                     assert!(!solvable, "called dead but solvable:\n{}", text);
                 }
+                // Anywhere in his area the player gets the same verdict, from the cache.
+                let searches = searcher.searches;
+                for c in (0..board.n as Cell).filter(|&c| reach.reached(c)) {
+                    assert_eq!(searcher.any_dead(&board, &corrals, &boxes, c), dead, "{}", text);
+                }
+                assert_eq!(searcher.searches, searches);
             }
         }
         assert!(proven >= 10, "only {} dead corrals found", proven);

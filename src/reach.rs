@@ -59,7 +59,9 @@ impl Reach {
         self.generation
     }
 
-    /// How many separate areas of free floor the `occupied` cells cut the board into.
+    /// How many separate areas of free floor the `occupied` cells cut the board into (the
+    /// search counts with `Areas`; this is what those are tested against).
+    #[cfg(test)]
     pub fn count_areas(&mut self, board: &Board, occupied: &[bool]) -> u16 {
         let g = self.next_generation();
         self.count_unstamped(board, occupied, g)
@@ -115,6 +117,200 @@ impl Reach {
     }
 }
 
+/// The free areas of one layout, every free cell labelled with its area. A child layout
+/// differs by one box moved, and its player's area then mostly follows from the labels
+/// without a flood: the freed cell joins the areas around it, and the filled cell splits
+/// nothing when the cells around it stay connected through their own ring.
+pub struct Areas {
+    /// Per cell: its area's id; an id below `base` is stale (the cell was not free).
+    label: Vec<u32>,
+    base: u32,
+    /// Per area of the latest labelling: its two smallest cells (`NONE` if it has one).
+    least: Vec<[Cell; 2]>,
+    stack: Vec<Cell>,
+    /// The latest child (see `child`): the areas its freed cell joins, and the area of
+    /// its player if he is not among them.
+    joined: [u32; 4],
+    njoined: usize,
+    player_joined: bool,
+    player_area: u32,
+    from: Cell,
+    to: Cell,
+}
+
+impl Areas {
+    pub fn new(cells: usize) -> Areas {
+        Areas {
+            label: vec![0; cells],
+            base: 1,
+            least: Vec::new(),
+            stack: Vec::with_capacity(cells),
+            joined: [0; 4],
+            njoined: 0,
+            player_joined: false,
+            player_area: 0,
+            from: NONE,
+            to: NONE,
+        }
+    }
+
+    /// Label the free areas of the layout in `occupied`.
+    pub fn label(&mut self, board: &Board, occupied: &[bool]) {
+        let next = self.base as u64 + self.least.len() as u64;
+        if next + board.n as u64 >= u32::MAX as u64 {
+            self.label.iter_mut().for_each(|l| *l = 0);
+            self.base = 1;
+        } else {
+            self.base = next as u32;
+        }
+        let base = self.base;
+        self.least.clear();
+        for start in 0..board.n {
+            if occupied[start] || self.label[start] >= base {
+                continue;
+            }
+            let id = base + self.least.len() as u32;
+            // Cells are visited from the smallest up, so `start` is the area's least.
+            let mut least = [start as Cell, NONE];
+            self.label[start] = id;
+            self.stack.clear();
+            self.stack.push(start as Cell);
+            while let Some(c) = self.stack.pop() {
+                if c > least[0] && c < least[1] {
+                    least[1] = c;
+                }
+                for &t in &board.nbr[c as usize] {
+                    if t != NONE && !occupied[t as usize] && self.label[t as usize] < base {
+                        self.label[t as usize] = id;
+                        self.stack.push(t);
+                    }
+                }
+            }
+            self.least.push(least);
+        }
+    }
+
+    /// How many areas the labelled layout has.
+    pub fn count(&self) -> u16 {
+        self.least.len().min(u16::MAX as usize) as u16
+    }
+
+    /// The canonical (smallest) cell of the player's area once the box on `from` of the
+    /// labelled layout (still in `occupied`) moves to `to` and the player stands on
+    /// `player`; `None` when the labels cannot tell (a flood must). Afterwards
+    /// `child_reaches` and `child_count` answer for that child.
+    pub fn child(&mut self, board: &Board, occupied: &[bool], from: Cell, to: Cell, player: Cell) -> Option<Cell> {
+        if from == to || player == to || (player != from && occupied[player as usize]) {
+            return None;
+        }
+        if !self.stays_connected(board, occupied, from, to) {
+            return None;
+        }
+        self.from = from;
+        self.to = to;
+        self.njoined = 0;
+        for &t in &board.nbr[from as usize] {
+            if t != NONE && t != to && !occupied[t as usize] {
+                let a = self.label[t as usize] - self.base;
+                if !self.joined[..self.njoined].contains(&a) {
+                    self.joined[self.njoined] = a;
+                    self.njoined += 1;
+                }
+            }
+        }
+        self.player_joined = player == from || self.joined[..self.njoined].contains(&self.area(player));
+        if self.player_joined {
+            let joined = &self.joined[..self.njoined];
+            Some(joined.iter().map(|&a| self.least_but(a, to)).fold(from, Cell::min))
+        } else {
+            self.player_area = self.area(player);
+            Some(self.least_but(self.player_area, to))
+        }
+    }
+
+    /// Does the latest `child`'s player area hold cell `x`?
+    pub fn child_reaches(&self, occupied: &[bool], x: Cell) -> bool {
+        if x == self.to {
+            return false;
+        }
+        if x == self.from {
+            return self.player_joined;
+        }
+        if occupied[x as usize] {
+            return false;
+        }
+        let a = self.area(x);
+        if self.player_joined {
+            self.joined[..self.njoined].contains(&a)
+        } else {
+            a == self.player_area
+        }
+    }
+
+    /// How many areas the latest `child`'s layout has.
+    pub fn child_count(&self) -> u16 {
+        let vanished = self.least[self.area(self.to) as usize] == [self.to, NONE];
+        let n = self.least.len() + 1 - self.njoined - vanished as usize;
+        n.min(u16::MAX as usize) as u16
+    }
+
+    fn area(&self, free: Cell) -> u32 {
+        self.label[free as usize] - self.base
+    }
+
+    /// The smallest cell of area `a` other than `to`.
+    fn least_but(&self, a: u32, to: Cell) -> Cell {
+        let [first, second] = self.least[a as usize];
+        if first == to {
+            second
+        } else {
+            first
+        }
+    }
+
+    /// Are the free cells next to `to` still connected once a box stands there? Checked
+    /// in the ring of eight cells around it (with `from` free): enough, not necessary.
+    fn stays_connected(&self, board: &Board, occupied: &[bool], from: Cell, to: Cell) -> bool {
+        let o = board.nbr[to as usize];
+        let diagonal = |a: usize, b: usize| {
+            if o[a] != NONE {
+                board.nbr[o[a] as usize][b]
+            } else if o[b] != NONE {
+                board.nbr[o[b] as usize][a]
+            } else {
+                NONE
+            }
+        };
+        // U, UL, L, DL, D, DR, R, UR: each cell touches the next.
+        let ring = [o[0], diagonal(0, 2), o[2], diagonal(2, 1), o[1], diagonal(1, 3), o[3], diagonal(3, 0)];
+        let free = |x: Cell| x != NONE && (x == from || !occupied[x as usize]);
+        // The cells of `to`'s area beside it: those must stay together.
+        let must = |x: Cell| x != NONE && x != from && !occupied[x as usize];
+        if o.iter().filter(|&&x| must(x)).count() <= 1 {
+            return true;
+        }
+        let start = match (0..8).find(|&i| !free(ring[i])) {
+            Some(s) => s,
+            None => return true,
+        };
+        let (mut runs, mut in_run, mut run_must) = (0, false, false);
+        for k in 1..=8 {
+            let i = (start + k) % 8;
+            if free(ring[i]) {
+                if !in_run {
+                    in_run = true;
+                    run_must = false;
+                }
+                run_must |= i % 2 == 0 && must(ring[i]);
+            } else {
+                runs += (in_run && run_must) as u32;
+                in_run = false;
+            }
+        }
+        runs <= 1
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +346,51 @@ mod tests {
         let mut r = Reach::new(b.n);
         r.fill(&b, &occ, b.start_player);
         assert_eq!(r.count_areas_after_fill(&b, &occ), 2);
+    }
+    #[test]
+    fn labels_tell_a_childs_area_as_a_flood_does() {
+        let b = Board::from_text(
+            "##########\n#   #    #\n#    $   #\n# #  ## .#\n#    #   #\n##  @    #\n #   # ###\n #####\n",
+        );
+        let mut seed = 11u64;
+        let mut rnd = |m: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % m
+        };
+        let (mut areas, mut flood) = (Areas::new(b.n), Reach::new(b.n));
+        let (mut asked, mut told) = (0, 0);
+        for _ in 0..4000 {
+            let mut occ: Vec<bool> = (0..b.n).map(|_| rnd(3) == 0).collect();
+            let from = rnd(b.n) as Cell;
+            let to = rnd(b.n) as Cell;
+            if from == to {
+                continue;
+            }
+            occ[from as usize] = true;
+            occ[to as usize] = false;
+            // Half the time the player stands where the box was, as after a push.
+            let player = if rnd(2) == 0 { from } else { rnd(b.n) as Cell };
+            if player == to || (player != from && occ[player as usize]) {
+                continue;
+            }
+            areas.label(&b, &occ);
+            assert_eq!(areas.count(), flood.count_areas(&b, &occ));
+            asked += 1;
+            let norm = match areas.child(&b, &occ, from, to, player) {
+                Some(n) => n,
+                None => continue,
+            };
+            told += 1;
+            let mut after = occ.clone();
+            after[from as usize] = false;
+            after[to as usize] = true;
+            assert_eq!(norm, flood.fill(&b, &after, player));
+            for x in 0..b.n as Cell {
+                assert_eq!(areas.child_reaches(&occ, x), flood.reached(x), "cell {}", x);
+            }
+            assert_eq!(areas.child_count(), flood.count_areas(&b, &after));
+        }
+        // The labels must answer most of the time, or they save nothing.
+        assert!(told * 2 > asked, "only {} of {} children told by labels", told, asked);
     }
 }

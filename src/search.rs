@@ -17,7 +17,7 @@ use crate::corral_deadlock::CorralDeadlocks;
 use crate::deadlock::{Freeze, Frozen, GoalCut};
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
 use crate::packing::{BoxPath, Packing};
-use crate::reach::Reach;
+use crate::reach::{Areas, Reach};
 use crate::state::{move_box, Zobrist};
 use crate::table::{Probe, Push, Table, Via, NO_PARENT};
 
@@ -222,7 +222,11 @@ pub struct Side<'a> {
     occupied: Vec<bool>,
     reach: Reach,
     child_reach: Reach,
-    areas: Reach,
+    /// The expanding node's floor areas, labelled: most children find their player's
+    /// area from them instead of by a flood.
+    areas: Areas,
+    /// The latest emitted child's area came from the labels (else from `child_reach`).
+    labelled_child: bool,
     freeze: Freeze,
     goal_cut: GoalCut,
     corrals: Corrals,
@@ -341,7 +345,8 @@ impl<'a> Side<'a> {
             occupied: vec![false; board.n],
             reach: Reach::new(board.n),
             child_reach: Reach::new(board.n),
-            areas: Reach::new(board.n),
+            areas: Areas::new(board.n),
+            labelled_child: false,
             freeze: Freeze::new(board.n),
             goal_cut: GoalCut::new(board.n),
             corrals: Corrals::new(board.n),
@@ -444,7 +449,8 @@ impl<'a> Side<'a> {
     /// The feature-space cell of the position in `occupied` (only a feature queue asks).
     fn features(&mut self, packed: u16) -> Features {
         if self.open.wants_features() {
-            Features { packed, areas: self.areas.count_areas(self.board, &self.occupied) }
+            self.areas.label(self.board, &self.occupied);
+            Features { packed, areas: self.areas.count() }
         } else {
             Features { packed: 0, areas: 0 }
         }
@@ -455,6 +461,9 @@ impl<'a> Side<'a> {
     fn child_features(&mut self, c: &Child, packed: u16) -> Features {
         if !self.open.wants_features() {
             return Features { packed: 0, areas: 0 };
+        }
+        if self.labelled_child {
+            return Features { packed, areas: self.areas.child_count() };
         }
         self.occupied[c.from as usize] = false;
         self.occupied[c.to as usize] = true;
@@ -597,6 +606,7 @@ impl<'a> Side<'a> {
         }
         let box_hash = self.zobrist.of_boxes(&self.boxes);
         let packed = self.packed(&self.boxes);
+        self.areas.label(self.board, &self.occupied);
         if self.weighs() {
             self.parent = self.advice[node as usize];
         }
@@ -803,11 +813,16 @@ impl<'a> Side<'a> {
     /// expansion (the sides met, or the table is full).
     fn emit(&mut self, c: &Child, other: &Table) -> Option<Step> {
         let nb = self.nboxes;
-        self.occupied[c.from as usize] = false;
-        self.occupied[c.to as usize] = true;
-        let norm = self.child_reach.fill(self.board, &self.occupied, c.player);
-        self.occupied[c.from as usize] = true;
-        self.occupied[c.to as usize] = false;
+        let labelled = self.areas.child(self.board, &self.occupied, c.from, c.to, c.player);
+        self.labelled_child = labelled.is_some();
+        let norm = labelled.unwrap_or_else(|| {
+            self.occupied[c.from as usize] = false;
+            self.occupied[c.to as usize] = true;
+            let norm = self.child_reach.fill(self.board, &self.occupied, c.player);
+            self.occupied[c.from as usize] = true;
+            self.occupied[c.to as usize] = false;
+            norm
+        });
 
         self.key.clear();
         self.key.extend_from_slice(&self.boxes);
@@ -845,7 +860,12 @@ impl<'a> Side<'a> {
             }
         };
         self.note_closest(h, packed);
-        let reachable = self.child_reach.reached(self.board.start_player);
+        let start = self.board.start_player;
+        let reachable = if self.labelled_child {
+            self.areas.child_reaches(&self.occupied, start)
+        } else {
+            self.child_reach.reached(start)
+        };
         if self.direction == Direction::Backward && reachable && self.closest.map_or(true, |(_, b)| h <= b) {
             self.closest = Some((child, h));
         }

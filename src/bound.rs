@@ -21,6 +21,10 @@ pub struct Matching {
     way: Vec<usize>,
     minv: Vec<i32>,
     used: Vec<bool>,
+    /// Scratch for `rebase`: the old costs and row potentials, and old row -> new row.
+    old_cost: Vec<i32>,
+    old_u: Vec<i32>,
+    renumber: Vec<usize>,
 }
 
 impl Matching {
@@ -34,6 +38,9 @@ impl Matching {
             way: vec![0; n + 1],
             minv: vec![0; n + 1],
             used: vec![false; n + 1],
+            old_cost: vec![0; n * n],
+            old_u: vec![0; n + 1],
+            renumber: vec![0; n + 1],
         }
     }
 
@@ -108,6 +115,40 @@ impl Matching {
         }
         self.u[r] = 0;
         self.insert_row(r);
+        self.total()
+    }
+
+    /// Re-solve for rows that are mostly the old ones in a new order: new row `k` (0-based)
+    /// is old row `old_row[k]`, or, if `None`, a new row with costs `fresh[k * n..]`. The
+    /// kept rows keep their potentials, so only the new rows need an augmentation each.
+    pub fn rebase(&mut self, old_row: &[Option<usize>], fresh: &[i32]) -> i32 {
+        let n = self.n;
+        self.old_cost.copy_from_slice(&self.cost);
+        self.old_u.copy_from_slice(&self.u);
+        self.renumber.iter_mut().for_each(|r| *r = 0);
+        for (k, &p) in old_row.iter().enumerate() {
+            let row = k * n..(k + 1) * n;
+            match p {
+                Some(p) => {
+                    self.cost[row].copy_from_slice(&self.old_cost[p * n..(p + 1) * n]);
+                    self.u[k + 1] = self.old_u[p + 1];
+                    self.renumber[p + 1] = k + 1;
+                }
+                None => {
+                    self.cost[row.clone()].copy_from_slice(&fresh[row]);
+                    self.u[k + 1] = 0;
+                }
+            }
+        }
+        // A dropped row's column is free again (`renumber` gives it row 0).
+        for j in 1..=n {
+            self.col_row[j] = self.renumber[self.col_row[j]];
+        }
+        for (k, p) in old_row.iter().enumerate() {
+            if p.is_none() {
+                self.insert_row(k + 1);
+            }
+        }
         self.total()
     }
 
@@ -232,6 +273,40 @@ mod tests {
                 let got = child.solve_changed_row(&m, row, &near);
                 full[row * n..(row + 1) * n].copy_from_slice(&near);
                 assert_eq!(got, brute(n, &full));
+            }
+        }
+    }
+
+    #[test]
+    fn rebased_rows_match_brute_force() {
+        let mut seed = 3;
+        for n in 1..=6 {
+            for _ in 0..60 {
+                let mut m = Matching::new(n);
+                for c in m.cost.iter_mut() {
+                    let x = lcg(&mut seed);
+                    *c = if x == 12 { IMPOSSIBLE } else { x };
+                }
+                m.solve();
+                // Shuffle the rows, then replace a few of them.
+                let mut old_row: Vec<Option<usize>> = (0..n).map(Some).collect();
+                for k in (1..n).rev() {
+                    old_row.swap(k, lcg(&mut seed) as usize % (k + 1));
+                }
+                for _ in 0..lcg(&mut seed) % 3 {
+                    old_row[lcg(&mut seed) as usize % n] = None;
+                }
+                let fresh: Vec<i32> = (0..n * n).map(|_| lcg(&mut seed)).collect();
+                let mut want = vec![0; n * n];
+                for (k, p) in old_row.iter().enumerate() {
+                    let src = match p {
+                        Some(p) => &m.cost[p * n..(p + 1) * n],
+                        None => &fresh[k * n..(k + 1) * n],
+                    };
+                    want[k * n..(k + 1) * n].copy_from_slice(src);
+                }
+                assert_eq!(m.rebase(&old_row, &fresh), brute(n, &want));
+                assert_eq!(m.cost, want);
             }
         }
     }

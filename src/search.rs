@@ -233,6 +233,13 @@ pub struct Side<'a> {
     corral_deadlocks: CorralDeadlocks,
     parent_match: Matching,
     child_match: Matching,
+    /// The boxes (rows) `parent_match` was last solved for; empty before the first.
+    matched: Vec<Cell>,
+    /// Scratch for repairing `parent_match`: cell -> its row in `matched` (checked
+    /// against it, never cleared), new row -> old row, and the new rows' costs.
+    row_of_cell: Vec<u16>,
+    old_row: Vec<Option<usize>>,
+    fresh: Vec<i32>,
     row: Vec<i32>,
     /// How many boxes nearest a room's next goal try the packing macro (0: off).
     macro_boxes: usize,
@@ -272,6 +279,10 @@ struct Advice {
     weight: u16,
     areas: u16,
 }
+
+/// More moved boxes than this and the parent's matching is solved afresh (an
+/// augmentation per moved box would cost more).
+const MAX_REPAIRED_ROWS: usize = 3;
 
 /// Within one advisor weight, nodes go by rank in this many bands (better rank first,
 /// which solved a level more than last in, first out); finer bands cost more buckets.
@@ -353,6 +364,10 @@ impl<'a> Side<'a> {
             corral_deadlocks: CorralDeadlocks::new(board.n, switches.corral_cluster),
             parent_match: Matching::new(nboxes),
             child_match: Matching::new(nboxes),
+            matched: Vec::new(),
+            row_of_cell: vec![0; board.n],
+            old_row: vec![None; nboxes],
+            fresh: vec![0; nboxes * nboxes],
             row: vec![0; nboxes],
             macro_boxes: if switches.packing_macro
                 && direction == Direction::Forward
@@ -405,12 +420,46 @@ impl<'a> Side<'a> {
         if !self.switches.matching {
             return self.nearest_sum(self.boxes.iter().copied());
         }
-        for k in 0..self.nboxes {
+        let n = self.nboxes;
+        if let Some(h) = self.repair_parent_match() {
+            return h;
+        }
+        for k in 0..n {
             self.fill_row(self.boxes[k]);
-            let n = self.nboxes;
             self.parent_match.cost[k * n..(k + 1) * n].copy_from_slice(&self.row);
         }
+        self.matched.clone_from(&self.boxes);
         self.parent_match.solve()
+    }
+
+    /// A best-first search mostly expands a child of the node it expanded last, whose
+    /// boxes differ by one: the last matching, its rows reordered and the moved boxes'
+    /// rows replaced, is then repaired with an augmentation per moved box instead of
+    /// solved afresh. `None` if too many boxes moved.
+    fn repair_parent_match(&mut self) -> Option<i32> {
+        let n = self.nboxes;
+        if self.matched.len() != n {
+            return None;
+        }
+        for (p, &c) in self.matched.iter().enumerate() {
+            self.row_of_cell[c as usize] = p as u16;
+        }
+        let mut moved = 0;
+        for k in 0..n {
+            let c = self.boxes[k];
+            let p = self.row_of_cell[c as usize] as usize;
+            self.old_row[k] = (p < n && self.matched[p] == c).then_some(p);
+            if self.old_row[k].is_none() {
+                moved += 1;
+                if moved > MAX_REPAIRED_ROWS {
+                    return None;
+                }
+                self.fill_row(c);
+                self.fresh[k * n..(k + 1) * n].copy_from_slice(&self.row);
+            }
+        }
+        self.matched.copy_from_slice(&self.boxes);
+        Some(self.parent_match.rebase(&self.old_row, &self.fresh))
     }
 
     /// A node's rank in the open list, from its bound, depth and boxes on target.

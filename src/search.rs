@@ -70,6 +70,9 @@ pub struct Switches {
     /// Forward feature cells serve their nodes by advisor weight (FESS): the pushes on
     /// the path that neither packed a box nor joined two floor areas.
     pub advisor_weights: bool,
+    /// With advisor weights: a push of the box the parent's push moved is free too, so
+    /// a weight counts box moves rather than pushes, as FESS's macro moves do.
+    pub box_move_weights: bool,
 }
 
 impl Default for Switches {
@@ -86,6 +89,7 @@ impl Default for Switches {
             corral_cluster: false,
             seed: 0,
             advisor_weights: false,
+            box_move_weights: false,
         }
     }
 }
@@ -268,6 +272,8 @@ pub struct Side<'a> {
     advice: Vec<Advice>,
     /// The expanding node's, for its children's weights.
     parent: Advice,
+    /// Where the expanding node's last push left its box (`NONE` for a root).
+    parent_moved: Cell,
     /// The first root's rank, which scales the rank bands of weighted cells.
     root_rank: usize,
 }
@@ -388,6 +394,7 @@ impl<'a> Side<'a> {
             stats,
             advice: Vec::new(),
             parent: Advice::default(),
+            parent_moved: NONE,
             root_rank: 0,
         }
     }
@@ -658,6 +665,7 @@ impl<'a> Side<'a> {
         self.areas.label(self.board, &self.occupied);
         if self.weighs() {
             self.parent = self.advice[node as usize];
+            self.parent_moved = self.table.push_of(node).to;
         }
 
         let strict = forward && self.switches.strict_rooms;
@@ -922,7 +930,8 @@ impl<'a> Side<'a> {
         let priority = self.priority_of(h, c.depth, packed);
         // The advisors: packing (a box more on target) and connectivity (fewer areas).
         let advised = packed > c.packed || features.areas < self.parent.areas;
-        let weight = self.parent.weight.saturating_add(!advised as u16);
+        let same_box = self.switches.box_move_weights && c.from == self.parent_moved;
+        let weight = self.parent.weight.saturating_add(!(advised || same_box) as u16);
         let cell_priority = self.cell_priority(child, priority, Advice { weight, areas: features.areas });
         self.open.push(features, priority, cell_priority, child);
         other.find(&self.key, hash).map(|o| Step::Met { own: child, other: o })
@@ -1164,6 +1173,43 @@ mod tests {
         for (b, w) in children {
             assert_eq!(w, (b != goal) as u16, "box on {}", b);
         }
+    }
+
+    #[test]
+    fn with_box_move_weights_only_a_push_of_another_box_weighs_one_more() {
+        let text = "#########\n#.      #\n#       #\n#  $    #\n#   @   #\n#    $  #\n#      .#\n#########\n";
+        let board = Board::from_text(text);
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let switches =
+            Switches { advisor_weights: true, box_move_weights: true, packing_macro: false, ..Switches::default() };
+        let ranking = (Priority::Features, 0);
+        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
+        let other = Table::with_budget(3, 1 << 16);
+        side.add_root(&board.start_boxes, board.start_player).unwrap();
+        for _ in 0..6 {
+            side.expand(&other, &Budget::nodes(100, 1 << 20));
+        }
+        let mut reach = Reach::new(board.n);
+        let mut layout = |i: u32| {
+            let boxes = &side.table.key(i)[..2];
+            let mut occupied = vec![false; board.n];
+            boxes.iter().for_each(|&b| occupied[b as usize] = true);
+            let packed = boxes.iter().filter(|&&b| board.is_goal[b as usize]).count();
+            (packed, reach.count_areas(&board, &occupied))
+        };
+        let (mut same, mut other_box) = (0, 0);
+        for i in 1..side.table.len() as u32 {
+            let p = side.table.parent(i);
+            let ((packed, areas), (parent_packed, parent_areas)) = (layout(i), layout(p));
+            let advised = packed > parent_packed || areas < parent_areas;
+            let same_box = side.table.push_of(i).from == side.table.push_of(p).to;
+            same += same_box as u32;
+            other_box += !same_box as u32;
+            let expected = side.advice[p as usize].weight + !(advised || same_box) as u16;
+            assert_eq!(side.advice[i as usize].weight, expected, "node {}", i);
+        }
+        assert!(same > 0 && other_box > 0, "{} {}", same, other_box);
     }
 
     #[test]

@@ -113,6 +113,8 @@ struct Phase {
     seed: u64,
     /// Feature cells serve nodes by advisor weight (see `Switches::advisor_weights`).
     weighted: bool,
+    /// ... counting box moves, not pushes (see `Switches::box_move_weights`).
+    box_moves: bool,
 }
 
 /// Most maps fall to a short plain search; goal-room levels need their packing order
@@ -128,12 +130,15 @@ struct Phase {
 ///
 /// Which short searches succeed is chaotic: a small change in pruning or in the order of
 /// equal-ranked children turns a level solved in 0.05 s into one unsolved in 10 s, and
-/// back. So the portfolio runs several short searches: first one whose forward feature
-/// cells serve their nodes by advisor weight as FESS does (it solves levels that greedy
-/// cells do not, most within a second), then the plain one, one whose corral searches
-/// take in the boxes around each corral too, and a few that differ from the plain one
-/// only in how ties break (their seeds). Each seed solves its levels within about 0.3 s
-/// or not at all. The last phase weighs too.
+/// back. So the portfolio runs several short searches: first two whose forward feature
+/// cells serve their nodes by advisor weight as FESS does (they solve levels that greedy
+/// cells do not, most within a second), one counting box moves and one counting pushes
+/// (each solves levels the other does not); then the plain one, one whose corral
+/// searches take in the boxes around each corral too (those two solve theirs early, so
+/// they get less time and the strict phase starts about when it did before the first
+/// weighted search came), and a few that differ from the plain one only in how ties
+/// break (their seeds). Each seed solves its levels within about 0.3 s or not at all.
+/// The last phase weighs too, by pushes.
 const ALT: Priority = Priority::Alternation;
 const GREEDY: Priority = Priority::Greedy;
 const SHORT: Phase = Phase {
@@ -144,12 +149,16 @@ const SHORT: Phase = Phase {
     share: 0.1,
     seed: 0,
     weighted: false,
+    box_moves: false,
 };
 const STRICT: Phase =
     Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.7, ..SHORT };
 const LONG: Phase = Phase { packing_macro: false, ranking: ((ALT, 0), (ALT, 2)), share: 1.0, ..SHORT };
 /// Room-less levels keep the packing macros and one backward weight throughout.
 const ROOMLESS: Phase = Phase { ranking: ((ALT, 0), (ALT, 1)), ..SHORT };
+/// The plain and the clustered short search's shares when the two weighted ones run first.
+const PLAIN_AFTER_WEIGHTS: f64 = 0.06;
+const CLUSTERED_AFTER_WEIGHTS: f64 = 0.08;
 /// Seeded short searches: how many, and each one's share of the time left when it
 /// starts on room-less levels.
 const SEEDS: u64 = 6;
@@ -161,9 +170,13 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
     let first = if rooms { SHORT } else { ROOMLESS };
     let mut phases = Vec::new();
     if weights {
+        phases.push(Phase { weighted: true, box_moves: true, ..first });
         phases.push(Phase { weighted: true, ..first });
+        phases.push(Phase { share: PLAIN_AFTER_WEIGHTS, ..first });
+        phases.push(Phase { cluster: true, share: CLUSTERED_AFTER_WEIGHTS, ..first });
+    } else {
+        phases.extend([first, Phase { cluster: true, ..first }]);
     }
-    phases.extend([first, Phase { cluster: true, ..first }]);
     let seeds = if seeds { SEEDS } else { 0 };
     if rooms {
         // The strict phase solves levels up to its very end, so the seeds come after it
@@ -190,6 +203,7 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
             packing_macro: options.switches.packing_macro && p.packing_macro,
             seed: p.seed,
             advisor_weights: p.weighted,
+            box_move_weights: p.box_moves,
             ..options.switches
         };
         // A forced order is the same plain order for both sides in every phase.
@@ -226,6 +240,8 @@ mod tests {
             assert_eq!(seeded.len() as u64, expected);
             assert_eq!(phases.iter().any(|p| p.strict), rooms);
             assert_eq!(phases.iter().any(|p| p.weighted), weights);
+            assert_eq!(phases.iter().any(|p| p.box_moves), weights);
+            assert!(phases.iter().all(|p| p.weighted || !p.box_moves));
         }
     }
 

@@ -228,6 +228,19 @@ impl Areas {
         }
     }
 
+    /// Do the free cells of the labelled layout keep their areas (but for `c` itself)
+    /// when a box stands on free cell `c`? Enough, not necessary (see `stays_connected`).
+    pub fn blocking_keeps_areas(&self, board: &Board, occupied: &[bool], c: Cell) -> bool {
+        self.stays_connected(board, occupied, NONE, c)
+    }
+
+    /// Are free cells `a` and `b` of the labelled layout in one area? (`a` may be any
+    /// cell: a cell not free then has a stale label, never a current one.)
+    #[inline]
+    pub fn same_area(&self, a: Cell, b: Cell) -> bool {
+        self.label[a as usize] == self.label[b as usize]
+    }
+
     /// Does the latest `child`'s player area hold cell `x`?
     pub fn child_reaches(&self, occupied: &[bool], x: Cell) -> bool {
         if x == self.to {

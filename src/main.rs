@@ -237,6 +237,9 @@ fn print_stats(r: &solver::Report, budget: &Budget) {
     if r.bridge.expanded > 0 {
         eprintln!("{:<8} {} targets (the backward side's closest nodes)", "", r.bridge_targets);
     }
+    for (i, (name, ended)) in r.phases.iter().enumerate() {
+        eprintln!("phase {:>2}  {:<40} ended at {:.3} s", i + 1, name, ended);
+    }
     if let Verdict::Solved(m) = &r.verdict {
         eprintln!("solution {} moves, {} pushes", m.len(), m.iter().filter(|x| x.push).count());
     }

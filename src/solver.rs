@@ -54,6 +54,9 @@ pub struct Report {
     pub bridge_targets: u32,
     pub cells: usize,
     pub boxes: usize,
+    /// Each phase run: what it was and when it ended (seconds since the start), for
+    /// `--stats`; the last one is the one that solved the map, if any did.
+    pub phases: Vec<(String, f64)>,
 }
 
 pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
@@ -65,6 +68,7 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
         bridge_targets: 0,
         cells: 0,
         boxes: 0,
+        phases: Vec::new(),
     };
     let board = match Board::analyse(level) {
         Ok(b) => b,
@@ -115,6 +119,23 @@ struct Phase {
     weighted: bool,
     /// ... counting box moves, not pushes (see `Switches::box_move_weights`).
     box_moves: bool,
+}
+
+impl Phase {
+    /// A short description for `--stats`.
+    fn name(&self) -> String {
+        let mut name = String::from(if self.strict { "strict" } else { "plain" });
+        if self.weighted {
+            name += if self.box_moves { ", weighed by box moves" } else { ", weighed by pushes" };
+        }
+        if self.cluster {
+            name += ", clustered corrals";
+        }
+        if self.seed != 0 {
+            name += &format!(", seed {}", self.seed);
+        }
+        name
+    }
 }
 
 /// Most maps fall to a short plain search; goal-room levels need their packing order
@@ -216,6 +237,7 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
         report.backward.add(&run.backward);
         report.bridge.add(&run.bridge);
         report.bridge_targets += run.bridge_targets;
+        report.phases.push((p.name(), budget.elapsed()));
         outcome = run.outcome;
         if matches!(outcome, Outcome::Solved(_) | Outcome::Unsolvable) {
             break;

@@ -495,6 +495,27 @@ fn stats_report_the_closest_approach_of_each_side() {
     }
 }
 
+#[test]
+fn stats_name_the_phases_run_in_order_of_time() {
+    let _g = shared();
+    let ends = |o: &Outcome| -> Vec<f64> {
+        let phase_lines = o.stderr.lines().filter(|l| l.starts_with("phase "));
+        let end = |l: &str| l.split_whitespace().rev().nth(1).and_then(|t| t.parse().ok());
+        phase_lines.map(|l| end(l).expect("T in 'ended at T s'")).collect()
+    };
+    // A one-push map falls to the first phase.
+    let map = "#######\n#@ $ .#\n##   ##\n#######\n";
+    let o = run_str(&["--stats"], map, QUICK);
+    verify(map, &o, false).unwrap_or_else(|e| panic!("--stats: {e}"));
+    assert_eq!(ends(&o).len(), 1, "{}", o.describe());
+    // A hard map in half a second runs every phase, one after the other, in time.
+    let map = read_map(&repo().join("samples/xsokoban90/xsokoban50.txt"));
+    let o = run_str(&["--stats", "--time-limit", "0.5"], &map, QUICK);
+    let ends = ends(&o);
+    assert!(ends.len() > 5, "{}", o.describe());
+    assert!(ends.windows(2).all(|w| w[0] <= w[1]) && ends[ends.len() - 1] < 0.6, "{}", o.describe());
+}
+
 // ---------------------------------------------------------------------------
 // 2. A selection of public levels, default mode
 // ---------------------------------------------------------------------------

@@ -49,7 +49,8 @@ OPTIONS:
         --memory MB            memory for the search tables (default 700)
         --lurd                 print LURD: lowercase walks, uppercase pushes
         --stats                print search statistics on standard error, with
-                               each side's closest approach to its targets
+                               each side's closest approach to its targets and
+                               the portfolio's phases (the last one solved it)
         --search MODE          bidir (default), forward or backward
         --priority ORDER       one order for every phase: greedy (h), astar
                                (g + h), features (nodes in cells by boxes

@@ -445,7 +445,7 @@ impl<'a> Side<'a> {
     /// solved afresh. `None` if too many boxes moved.
     fn repair_parent_match(&mut self) -> Option<i32> {
         let n = self.nboxes;
-        if self.matched.len() != n {
+        if self.matched.len() != n || !self.parent_match.potentials_are_small() {
             return None;
         }
         for (p, &c) in self.matched.iter().enumerate() {

@@ -265,25 +265,16 @@ pub struct Side<'a> {
     /// Set once a child was dropped by an incomplete rule: exhaustion then proves nothing.
     pub incomplete: bool,
     pub stats: Stats,
-    /// Advisor weight and floor areas by node, when the feature cells use weights
-    /// (`Switches`): four bytes a node outside the table's budget, a few percent of what
-    /// a node costs there. The areas were counted for the node's cell already; kept, they
-    /// spare its expansion a count of its own.
-    advice: Vec<Advice>,
+    /// Advisor weight by node (the pushes on its path no advisor suggested), when the
+    /// feature cells use weights (`Switches`): two bytes a node outside the table's
+    /// budget, a few percent of what a node costs there.
+    weights: Vec<u16>,
     /// The expanding node's, for its children's weights.
-    parent: Advice,
+    parent_weight: u16,
     /// Where the expanding node's last push left its box (`NONE` for a root).
     parent_moved: Cell,
     /// The first root's rank, which scales the rank bands of weighted cells.
     root_rank: usize,
-}
-
-/// A node's advisor weight (the pushes on its path no advisor suggested) and its
-/// separate floor areas.
-#[derive(Clone, Copy, Default)]
-struct Advice {
-    weight: u16,
-    areas: u16,
 }
 
 /// More moved boxes than this and the parent's matching is solved afresh (an
@@ -392,8 +383,8 @@ impl<'a> Side<'a> {
             overflowed: false,
             incomplete: false,
             stats,
-            advice: Vec::new(),
-            parent: Advice::default(),
+            weights: Vec::new(),
+            parent_weight: 0,
             parent_moved: NONE,
             root_rank: 0,
         }
@@ -486,20 +477,20 @@ impl<'a> Side<'a> {
     /// A node's rank inside its feature cell: its advisor weight (kept for its children)
     /// when the side weighs, then its plain rank in one of `RANK_BANDS` bands of the
     /// first root's; else its plain rank.
-    fn cell_priority(&mut self, node: u32, priority: usize, advice: Advice) -> usize {
+    fn cell_priority(&mut self, node: u32, priority: usize, weight: u16) -> usize {
         if !self.weighs() {
             return priority;
         }
         let i = node as usize;
-        if i >= self.advice.len() {
-            self.advice.resize(i + 1, Advice::default());
+        if i >= self.weights.len() {
+            self.weights.resize(i + 1, 0);
         }
-        self.advice[i] = advice;
+        self.weights[i] = weight;
         if self.root_rank == 0 {
             self.root_rank = priority.max(1);
         }
         let band = (priority * RANK_BANDS / (self.root_rank + 1)).min(RANK_BANDS - 1);
-        advice.weight as usize * RANK_BANDS + band
+        weight as usize * RANK_BANDS + band
     }
 
     /// The feature-space cell of the position in `occupied` (only a feature queue asks).
@@ -569,8 +560,7 @@ impl<'a> Side<'a> {
                 let push = Push::step(NONE, 0, NONE);
                 let node = self.table.insert_at(slot, &self.key, hash, NO_PARENT, push, 0)?;
                 let priority = self.priority_of(h, 0, packed);
-                let advice = Advice { weight: 0, areas: features.areas };
-                let cell_priority = self.cell_priority(node, priority, advice);
+                let cell_priority = self.cell_priority(node, priority, 0);
                 self.open.push(features, priority, cell_priority, node);
                 Some(node)
             }
@@ -664,7 +654,7 @@ impl<'a> Side<'a> {
         let packed = self.packed(&self.boxes);
         self.areas.label(self.board, &self.occupied);
         if self.weighs() {
-            self.parent = self.advice[node as usize];
+            self.parent_weight = self.weights[node as usize];
             self.parent_moved = self.table.push_of(node).to;
         }
 
@@ -929,10 +919,11 @@ impl<'a> Side<'a> {
         self.stats.generated += 1;
         let priority = self.priority_of(h, c.depth, packed);
         // The advisors: packing (a box more on target) and connectivity (fewer areas).
-        let advised = packed > c.packed || features.areas < self.parent.areas;
+        // The parent's areas: `areas` still holds its labels.
+        let advised = packed > c.packed || features.areas < self.areas.count();
         let same_box = self.switches.box_move_weights && c.from == self.parent_moved;
-        let weight = self.parent.weight.saturating_add(!(advised || same_box) as u16);
-        let cell_priority = self.cell_priority(child, priority, Advice { weight, areas: features.areas });
+        let weight = self.parent_weight.saturating_add(!(advised || same_box) as u16);
+        let cell_priority = self.cell_priority(child, priority, weight);
         self.open.push(features, priority, cell_priority, child);
         other.find(&self.key, hash).map(|o| Step::Met { own: child, other: o })
     }
@@ -1166,7 +1157,7 @@ mod tests {
         let goal = board.goals[0];
         let children: Vec<(Cell, u16)> = (0..side.table.len() as u32)
             .filter(|&i| i != root)
-            .map(|i| (side.table.key(i)[0], side.advice[i as usize].weight))
+            .map(|i| (side.table.key(i)[0], side.weights[i as usize]))
             .collect();
         // Up, down and right: only the push onto the goal is the packing advisor's.
         assert_eq!(children.len(), 3, "{:?}", children);
@@ -1206,8 +1197,8 @@ mod tests {
             let same_box = side.table.push_of(i).from == side.table.push_of(p).to;
             same += same_box as u32;
             other_box += !same_box as u32;
-            let expected = side.advice[p as usize].weight + !(advised || same_box) as u16;
-            assert_eq!(side.advice[i as usize].weight, expected, "node {}", i);
+            let expected = side.weights[p as usize] + !(advised || same_box) as u16;
+            assert_eq!(side.weights[i as usize], expected, "node {}", i);
         }
         assert!(same > 0 && other_box > 0, "{} {}", same, other_box);
     }
@@ -1224,13 +1215,12 @@ mod tests {
         assert_eq!(side.root_rank, 1); // the root's bound: one push
         // With a root rank of 31 the bands are two ranks wide.
         side.root_rank = 31;
-        let weight = |weight| Advice { weight, areas: 1 };
-        let (near, far) = (side.cell_priority(1, 3, weight(1)), side.cell_priority(2, 20, weight(1)));
+        let (near, far) = (side.cell_priority(1, 3, 1), side.cell_priority(2, 20, 1));
         assert!(near < far);
-        assert_eq!(side.cell_priority(3, 2, weight(1)), near);
-        assert!(far < side.cell_priority(4, 0, weight(2)));
+        assert_eq!(side.cell_priority(3, 2, 1), near);
+        assert!(far < side.cell_priority(4, 0, 2));
         // Far beyond the root's rank, the last band of its weight.
-        assert_eq!(side.cell_priority(5, 500, weight(1)), 2 * RANK_BANDS - 1);
+        assert_eq!(side.cell_priority(5, 500, 1), 2 * RANK_BANDS - 1);
     }
 
     #[test]

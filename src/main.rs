@@ -11,6 +11,7 @@ mod budget;
 mod corral;
 mod corral_deadlock;
 mod deadlock;
+mod hotspot;
 mod level;
 mod open;
 mod packing;

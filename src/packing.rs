@@ -9,6 +9,7 @@
 //! pushes, found by a small box-and-player search (`BoxPath`).
 
 use crate::board::{Board, Cell, NONE};
+use crate::hotspot::Hotspots;
 use crate::reach::{Areas, Reach};
 use crate::table::Push;
 
@@ -27,6 +28,8 @@ pub struct Packing {
     /// Rooms whose order is trusted enough to be enforced: two or more goals, an order
     /// found, and no box inside at the start.
     pub strict: Vec<bool>,
+    /// Which cells block which (see `hotspot`).
+    pub hotspots: Hotspots,
 }
 
 impl Packing {
@@ -77,7 +80,7 @@ impl Packing {
                 o.len() >= 2 && !board.start_boxes.iter().any(|&b| room[b as usize] == (i + 1) as u16)
             })
             .collect();
-        Packing { room, order, strict }
+        Packing { room, order, strict, hotspots: Hotspots::analyse(board) }
     }
 
     /// Is `cell` a goal of a room whose order is enforced?

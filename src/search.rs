@@ -73,6 +73,9 @@ pub struct Switches {
     /// With advisor weights: a push of the box the parent's push moved is free too, so
     /// a weight counts box moves rather than pushes, as FESS's macro moves do.
     pub box_move_weights: bool,
+    /// With advisor weights: a push that leaves fewer boxes blocking others (see
+    /// `hotspot`) is advised too.
+    pub hotspot_weights: bool,
 }
 
 impl Default for Switches {
@@ -90,6 +93,7 @@ impl Default for Switches {
             seed: 0,
             advisor_weights: false,
             box_move_weights: false,
+            hotspot_weights: false,
         }
     }
 }
@@ -920,12 +924,21 @@ impl<'a> Side<'a> {
         let priority = self.priority_of(h, c.depth, packed);
         // The advisors: packing (a box more on target) and connectivity (fewer areas).
         // The parent's areas: `areas` still holds its labels.
-        let advised = packed > c.packed || features.areas < self.areas.count();
+        let advised = packed > c.packed || features.areas < self.areas.count() || self.unblocks(c);
         let same_box = self.switches.box_move_weights && c.from == self.parent_moved;
         let weight = self.parent_weight.saturating_add(!(advised || same_box) as u16);
         let cell_priority = self.cell_priority(child, priority, weight);
         self.open.push(features, priority, cell_priority, child);
         other.find(&self.key, hash).map(|o| Step::Met { own: child, other: o })
+    }
+
+    /// With hotspot weights: does child `c` leave fewer blocking pairs than its parent?
+    fn unblocks(&self, c: &Child) -> bool {
+        if !self.switches.hotspot_weights {
+            return false;
+        }
+        let spots = &self.packing.hotspots;
+        spots.pairs_with(&self.boxes, c.to, c.from) < spots.pairs_with(&self.boxes, c.from, c.from)
     }
 
     /// Keep the closest-approach figures.
@@ -1201,6 +1214,46 @@ mod tests {
             assert_eq!(side.weights[i as usize], expected, "node {}", i);
         }
         assert!(same > 0 && other_box > 0, "{} {}", same, other_box);
+    }
+
+    #[test]
+    fn with_hotspot_weights_a_push_that_unblocks_a_box_is_free() {
+        // The box at the corridor's end is in the way of the one on the left; the player
+        // walks round by the top, where no box can go.
+        let text = "###########\n#         #\n# ####### #\n#   ###   #\n# $    $. #\n#   ### @.#\n###########\n";
+        let board = Board::from_text(text);
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let spots = &packing.hotspots;
+        assert_eq!(spots.pairs(&board.start_boxes), 1);
+        let switches =
+            Switches { advisor_weights: true, hotspot_weights: true, packing_macro: false, ..Switches::default() };
+        let ranking = (Priority::Features, 0);
+        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
+        let other = Table::with_budget(3, 1 << 16);
+        side.add_root(&board.start_boxes, board.start_player).unwrap();
+        for _ in 0..6 {
+            side.expand(&other, &Budget::nodes(100, 1 << 20));
+        }
+        let mut reach = Reach::new(board.n);
+        let mut layout = |i: u32| {
+            let boxes = side.table.key(i)[..2].to_vec();
+            let mut occupied = vec![false; board.n];
+            boxes.iter().for_each(|&b| occupied[b as usize] = true);
+            let packed = boxes.iter().filter(|&&b| board.is_goal[b as usize]).count();
+            (packed, reach.count_areas(&board, &occupied), spots.pairs(&boxes))
+        };
+        let mut unblocked_only = 0;
+        for i in 1..side.table.len() as u32 {
+            let p = side.table.parent(i);
+            let ((packed, areas, pairs), (parent_packed, parent_areas, parent_pairs)) = (layout(i), layout(p));
+            let advised = packed > parent_packed || areas < parent_areas;
+            let unblocks = pairs < parent_pairs;
+            unblocked_only += (unblocks && !advised) as u32;
+            let expected = side.weights[p as usize] + !(advised || unblocks) as u16;
+            assert_eq!(side.weights[i as usize], expected, "node {}", i);
+        }
+        assert!(unblocked_only > 0);
     }
 
     #[test]

@@ -119,6 +119,9 @@ struct Phase {
     weighted: bool,
     /// ... counting box moves, not pushes (see `Switches::box_move_weights`).
     box_moves: bool,
+    /// ... and a push that leaves fewer boxes in each other's way is advised too (see
+    /// `Switches::hotspot_weights`).
+    hotspots: bool,
 }
 
 impl Phase {
@@ -127,6 +130,9 @@ impl Phase {
         let mut name = String::from(if self.strict { "strict" } else { "plain" });
         if self.weighted {
             name += if self.box_moves { ", weighed by box moves" } else { ", weighed by pushes" };
+            if self.hotspots {
+                name += ", hotspots advise";
+            }
         }
         if self.cluster {
             name += ", clustered corrals";
@@ -153,8 +159,9 @@ impl Phase {
 /// equal-ranked children turns a level solved in 0.05 s into one unsolved in 10 s, and
 /// back. So the portfolio runs several short searches: first two whose forward feature
 /// cells serve their nodes by advisor weight as FESS does (they solve levels that greedy
-/// cells do not, most within a second), one counting box moves and one counting pushes
-/// (each solves levels the other does not); then the plain one, one whose corral
+/// cells do not, most within a second), one counting box moves (where pushes that
+/// unblock boxes are advised too: that won levels there, and lost one in the other) and
+/// one counting pushes (each solves levels the other does not); then the plain one, one whose corral
 /// searches take in the boxes around each corral too (those two solve theirs early, so
 /// they get less time and the strict phase starts about when it did before the first
 /// weighted search came), and a few that differ from the plain one only in how ties
@@ -171,6 +178,7 @@ const SHORT: Phase = Phase {
     seed: 0,
     weighted: false,
     box_moves: false,
+    hotspots: false,
 };
 const STRICT: Phase =
     Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.7, ..SHORT };
@@ -194,7 +202,7 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
     let first = if rooms { SHORT } else { ROOMLESS };
     let mut phases = Vec::new();
     if weights {
-        phases.push(Phase { weighted: true, box_moves: true, share: WEIGHTED_SHORT, ..first });
+        phases.push(Phase { weighted: true, box_moves: true, hotspots: true, share: WEIGHTED_SHORT, ..first });
         phases.push(Phase { weighted: true, share: WEIGHTED_SHORT, ..first });
         phases.push(Phase { share: PLAIN_AFTER_WEIGHTS, ..first });
         phases.push(Phase { cluster: true, share: CLUSTERED_AFTER_WEIGHTS, ..first });
@@ -228,6 +236,7 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
             seed: p.seed,
             advisor_weights: p.weighted,
             box_move_weights: p.box_moves,
+            hotspot_weights: p.hotspots,
             ..options.switches
         };
         // A forced order is the same plain order for both sides in every phase.
@@ -267,6 +276,8 @@ mod tests {
             assert_eq!(phases.iter().any(|p| p.weighted), weights);
             assert_eq!(phases.iter().any(|p| p.box_moves), weights);
             assert!(phases.iter().all(|p| p.weighted || !p.box_moves));
+            assert_eq!(phases.iter().any(|p| p.hotspots), weights);
+            assert!(phases.iter().all(|p| p.weighted || !p.hotspots));
         }
     }
 

@@ -134,6 +134,9 @@ impl Phase {
                 name += ", hotspots advise";
             }
         }
+        if self.ranking.0 .0 == FEATURES {
+            name += ", feature cells only";
+        }
         if self.cluster {
             name += ", clustered corrals";
         }
@@ -157,18 +160,21 @@ impl Phase {
 ///
 /// Which short searches succeed is chaotic: a small change in pruning or in the order of
 /// equal-ranked children turns a level solved in 0.05 s into one unsolved in 10 s, and
-/// back. So the portfolio runs several short searches: first two whose forward feature
+/// back. So the portfolio runs several short searches. First three whose forward feature
 /// cells serve their nodes by advisor weight as FESS does (they solve levels that greedy
-/// cells do not, most within a second), one counting box moves (where pushes that
-/// unblock boxes are advised too: that won levels there, and lost one in the other) and
-/// one counting pushes (each solves levels the other does not); then the plain one, one whose corral
+/// cells do not, most within a second): one counting box moves, where pushes that unblock
+/// boxes are advised too (that won levels there, and lost one in the push-counting
+/// search); the same with feature cells alone instead of taking turns with greedy (it
+/// solves others); and one counting pushes. Then the plain one, one whose corral
 /// searches take in the boxes around each corral too (those two solve theirs early, so
-/// they get less time and the strict phase starts about when it did before the first
-/// weighted search came), and a few that differ from the plain one only in how ties
+/// they get less time), and a few that differ from the plain one only in how ties
 /// break (their seeds). Each seed solves its levels within about 0.3 s or not at all.
-/// The last phase weighs too, by pushes.
+/// The strict phase keeps 85% of what is left after the short searches, so it ends
+/// about when it did before the feature-cell search came. The last phase weighs too, by
+/// pushes.
 const ALT: Priority = Priority::Alternation;
 const GREEDY: Priority = Priority::Greedy;
+const FEATURES: Priority = Priority::Features;
 const SHORT: Phase = Phase {
     strict: false,
     cluster: false,
@@ -181,7 +187,7 @@ const SHORT: Phase = Phase {
     hotspots: false,
 };
 const STRICT: Phase =
-    Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.7, ..SHORT };
+    Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.85, ..SHORT };
 const LONG: Phase = Phase { packing_macro: false, ranking: ((ALT, 0), (ALT, 2)), share: 1.0, ..SHORT };
 /// Room-less levels keep the packing macros and one backward weight throughout.
 const ROOMLESS: Phase = Phase { ranking: ((ALT, 0), (ALT, 1)), ..SHORT };
@@ -189,6 +195,9 @@ const ROOMLESS: Phase = Phase { ranking: ((ALT, 0), (ALT, 1)), ..SHORT };
 /// the two weighted ones run first. The weighted ones solve many levels at 0.8-0.9 s, so
 /// 10% of 10 s left them at the edge.
 const WEIGHTED_SHORT: f64 = 0.12;
+/// The box-move search again with feature cells alone (no greedy turns), which solves
+/// other levels; some need 1.2 s of it.
+const FEATURES_SHORT: f64 = 0.15;
 const PLAIN_AFTER_WEIGHTS: f64 = 0.05;
 const CLUSTERED_AFTER_WEIGHTS: f64 = 0.06;
 /// Seeded short searches: how many, and each one's share of the time left when it
@@ -202,7 +211,9 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
     let first = if rooms { SHORT } else { ROOMLESS };
     let mut phases = Vec::new();
     if weights {
-        phases.push(Phase { weighted: true, box_moves: true, hotspots: true, share: WEIGHTED_SHORT, ..first });
+        let box_moves = Phase { weighted: true, box_moves: true, hotspots: true, share: WEIGHTED_SHORT, ..first };
+        phases.push(box_moves);
+        phases.push(Phase { ranking: ((FEATURES, 0), first.ranking.1), share: FEATURES_SHORT, ..box_moves });
         phases.push(Phase { weighted: true, share: WEIGHTED_SHORT, ..first });
         phases.push(Phase { share: PLAIN_AFTER_WEIGHTS, ..first });
         phases.push(Phase { cluster: true, share: CLUSTERED_AFTER_WEIGHTS, ..first });
@@ -278,6 +289,7 @@ mod tests {
             assert!(phases.iter().all(|p| p.weighted || !p.box_moves));
             assert_eq!(phases.iter().any(|p| p.hotspots), weights);
             assert!(phases.iter().all(|p| p.weighted || !p.hotspots));
+            assert_eq!(phases.iter().any(|p| p.ranking.0 .0 == FEATURES), weights);
         }
     }
 

@@ -67,8 +67,9 @@ OPTIONS:
         --no-packing-macro     never push a box to a room's next goal in one move
         --no-bridge            no third search aimed at the backward side's
                                closest node
-        --no-seeds             no short searches that differ only in how
-                               ties break
+        --seeds                add six short searches that differ only in
+                               how ties break (off by default: they solved
+                               no level more)
         --no-advisor-weights   feature cells always serve the best bound first
                                (no phase orders them by FESS advisor weight)
     -h, --help                 print this help
@@ -144,7 +145,7 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
             "--no-tunnel-macro" => cli.options.switches.tunnel_macro = false,
             "--no-packing-macro" => cli.options.switches.packing_macro = false,
             "--no-bridge" => cli.options.switches.bridge = false,
-            "--no-seeds" => cli.options.seeds = false,
+            "--seeds" => cli.options.seeds = true,
             "--no-advisor-weights" => cli.options.advisor_weights = false,
             _ => return Err(format!("unknown option {:?} (see --help)", a)),
         }

@@ -14,7 +14,8 @@ pub struct Options {
     /// `None`: each phase of the portfolio takes its own order.
     pub priority: Option<Priority>,
     pub switches: Switches,
-    /// The seeded short searches run (see `schedule`).
+    /// The seeded short searches run too (see `schedule`); off by default, as they
+    /// solved no level more.
     pub seeds: bool,
     /// Some phases order their feature cells by advisor weight (see `schedule`).
     pub advisor_weights: bool,
@@ -26,7 +27,7 @@ impl Default for Options {
             mode: Mode::Bidirectional,
             priority: None,
             switches: Switches::default(),
-            seeds: true,
+            seeds: false,
             advisor_weights: true,
         }
     }
@@ -167,11 +168,11 @@ impl Phase {
 /// search); the same with feature cells alone instead of taking turns with greedy (it
 /// solves others); and one counting pushes. Then the plain one, one whose corral
 /// searches take in the boxes around each corral too (those two solve theirs early, so
-/// they get less time), and a few that differ from the plain one only in how ties
-/// break (their seeds). Each seed solves its levels within about 0.3 s or not at all.
-/// The strict phase keeps 85% of what is left after the short searches, so it ends
-/// about when it did before the feature-cell search came. The last phase weighs too, by
-/// pushes.
+/// they get less time), and, when asked for, a few that differ from the plain one
+/// only in how ties break (their seeds). Each seed solves its levels within about 0.3 s
+/// or not at all, and since the weighted searches came they solve none the others miss.
+/// The strict phase keeps 95% of what is left after the short searches: it solves
+/// levels up to its very end. The last phase weighs too, by pushes.
 const ALT: Priority = Priority::Alternation;
 const GREEDY: Priority = Priority::Greedy;
 const FEATURES: Priority = Priority::Features;
@@ -187,7 +188,7 @@ const SHORT: Phase = Phase {
     hotspots: false,
 };
 const STRICT: Phase =
-    Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.85, ..SHORT };
+    Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.95, ..SHORT };
 const LONG: Phase = Phase { packing_macro: false, ranking: ((ALT, 0), (ALT, 2)), share: 1.0, ..SHORT };
 /// Room-less levels keep the packing macros and one backward weight throughout.
 const ROOMLESS: Phase = Phase { ranking: ((ALT, 0), (ALT, 1)), ..SHORT };
@@ -196,8 +197,8 @@ const ROOMLESS: Phase = Phase { ranking: ((ALT, 0), (ALT, 1)), ..SHORT };
 /// 10% of 10 s left them at the edge.
 const WEIGHTED_SHORT: f64 = 0.12;
 /// The box-move search again with feature cells alone (no greedy turns), which solves
-/// other levels; some need 1.2 s of it.
-const FEATURES_SHORT: f64 = 0.15;
+/// other levels; one needs 1.3 s of it, and 15% left that at the edge.
+const FEATURES_SHORT: f64 = 0.18;
 const PLAIN_AFTER_WEIGHTS: f64 = 0.05;
 const CLUSTERED_AFTER_WEIGHTS: f64 = 0.06;
 /// Seeded short searches: how many, and each one's share of the time left when it

@@ -5,7 +5,8 @@
 //! the node number and 32 more bits of its hash, so a probe that misses never touches the
 //! key array (the costly cache miss). Capacity is fixed
 //! up front from the memory budget: when it is full the search stops growing instead of
-//! allocating. Keys are compared in full, so a hash collision can never merge two states.
+//! allocating. The index starts small and doubles as nodes arrive, so that a short
+//! search keeps it in the caches and never touches most of its budget. Keys are compared in full, so a hash collision can never merge two states.
 
 use crate::board::Cell;
 
@@ -49,10 +50,17 @@ pub struct Table {
     parents: Vec<u32>,
     pushes: Vec<Push>,
     depths: Vec<u16>,
-    /// 0 = empty, otherwise `(hash >> 32) << 32 | (node index + 1)`.
+    /// 0 = empty, otherwise `(hash >> 32) << 32 | (node index + 1)`. A key's first slot
+    /// comes from those same high bits, so the index can grow without the keys.
     slots: Vec<u64>,
     mask: usize,
+    /// The index grows up to this many slots.
+    max_slots: usize,
 }
+
+/// Index slots to start with.
+const FIRST_SLOTS: usize = 1 << 12;
+const TAG: u64 = 0xFFFF_FFFF_0000_0000;
 
 /// Where a key is, or where it would go.
 pub enum Probe {
@@ -72,7 +80,8 @@ impl Table {
         let capacity = (bytes / Self::bytes_per_node(stride)).clamp(16, (u32::MAX / 2) as usize);
         // Load factor at most 3/4; rounding up to a power of two costs at most 5 bytes
         // per node more than budgeted.
-        let slot_count = (capacity * 4 / 3 + 1).next_power_of_two();
+        let max_slots = (capacity * 4 / 3 + 1).next_power_of_two();
+        let slot_count = max_slots.min(FIRST_SLOTS);
         Table {
             stride,
             capacity,
@@ -84,6 +93,7 @@ impl Table {
             depths: Vec::with_capacity(capacity),
             slots: vec![0; slot_count],
             mask: slot_count - 1,
+            max_slots,
         }
     }
 
@@ -118,14 +128,14 @@ impl Table {
     }
 
     pub fn probe(&self, key: &[Cell], hash: u64) -> Probe {
-        let tag = hash & 0xFFFF_FFFF_0000_0000;
-        let mut s = (hash as usize) & self.mask;
+        let tag = hash & TAG;
+        let mut s = self.first_slot(tag);
         loop {
             let v = self.slots[s];
             if v == 0 {
                 return Probe::Vacant(s);
             }
-            if v & 0xFFFF_FFFF_0000_0000 == tag {
+            if v & TAG == tag {
                 let i = (v as u32) - 1;
                 if self.key(i) == key {
                     return Probe::Found(i);
@@ -161,8 +171,31 @@ impl Table {
         self.parents.push(parent);
         self.pushes.push(push);
         self.depths.push(depth);
-        self.slots[slot] = (hash & 0xFFFF_FFFF_0000_0000) | (i as u64 + 1);
+        self.slots[slot] = (hash & TAG) | (i as u64 + 1);
+        // Load factor at most 3/4, as at full capacity.
+        if self.count * 4 > self.slots.len() * 3 && self.slots.len() < self.max_slots {
+            self.grow();
+        }
         Some(i)
+    }
+
+    #[inline]
+    fn first_slot(&self, tag: u64) -> usize {
+        (tag >> 32) as usize & self.mask
+    }
+
+    /// Double the index and put every entry back.
+    fn grow(&mut self) {
+        let doubled = vec![0; self.slots.len() * 2];
+        let old = std::mem::replace(&mut self.slots, doubled);
+        self.mask = self.slots.len() - 1;
+        for v in old.into_iter().filter(|&v| v != 0) {
+            let mut s = self.first_slot(v & TAG);
+            while self.slots[s] != 0 {
+                s = (s + 1) & self.mask;
+            }
+            self.slots[s] = v;
+        }
     }
 
     /// The pushes along parent links from the root down to node `i`, root first.
@@ -211,6 +244,21 @@ mod tests {
         match t.probe(&[9999, 0], 1) {
             Probe::Vacant(s) => assert!(t.insert_at(s, &[9999, 0], 1, 0, Push::step(0, 0, 0), 0).is_none()),
             Probe::Found(_) => panic!(),
+        }
+    }
+
+    #[test]
+    fn the_index_grows_and_finds_every_key_again() {
+        let mut t = Table::with_budget(2, 100_000 * Table::bytes_per_node(2));
+        let first = t.slots.len();
+        let hash = |k: u16| (k as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for k in 0..50_000u16 {
+            add(&mut t, &[k, 1], hash(k), NO_PARENT, 0);
+        }
+        assert!(t.slots.len() > first && t.slots.len() <= t.max_slots);
+        for k in 0..50_000u16 {
+            assert_eq!(t.find(&[k, 1], hash(k)), Some(k as u32));
+            assert_eq!(t.find(&[k, 2], hash(k)), None);
         }
     }
 }

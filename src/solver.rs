@@ -166,13 +166,13 @@ impl Phase {
 /// cells do not, most within a second): one counting box moves, where pushes that unblock
 /// boxes are advised too (that won levels there, and lost one in the push-counting
 /// search); the same with feature cells alone instead of taking turns with greedy (it
-/// solves others); and one counting pushes. Then the plain one, one whose corral
-/// searches take in the boxes around each corral too (those two solve theirs early, so
-/// they get less time), and, when asked for, a few that differ from the plain one
-/// only in how ties break (their seeds). Each seed solves its levels within about 0.3 s
-/// or not at all, and since the weighted searches came they solve none the others miss.
-/// The strict phase keeps 95% of what is left after the short searches: it solves
-/// levels up to its very end. The last phase weighs too, by pushes.
+/// solves others); and one counting pushes. Without weights, the plain one and one whose
+/// corral searches take in the boxes around each corral too; with them, those two solve
+/// no level the weighted ones miss, so they do not run. When asked for, a few more differ
+/// from the plain one only in how ties break (their seeds). Each seed solves its levels
+/// within about 0.3 s or not at all, and since the weighted searches came they solve
+/// none the others miss. The strict phase keeps 95% of what is left after the short
+/// searches: it solves levels up to its very end. The last phase weighs too, by pushes.
 const ALT: Priority = Priority::Alternation;
 const GREEDY: Priority = Priority::Greedy;
 const FEATURES: Priority = Priority::Features;
@@ -192,15 +192,12 @@ const STRICT: Phase =
 const LONG: Phase = Phase { packing_macro: false, ranking: ((ALT, 0), (ALT, 2)), share: 1.0, ..SHORT };
 /// Room-less levels keep the packing macros and one backward weight throughout.
 const ROOMLESS: Phase = Phase { ranking: ((ALT, 0), (ALT, 1)), ..SHORT };
-/// The weighted short searches' shares; the plain and the clustered short search's when
-/// the two weighted ones run first. The weighted ones solve many levels at 0.8-0.9 s, so
-/// 10% of 10 s left them at the edge.
+/// The weighted short searches' shares. They solve many levels at 0.8-0.9 s, so 10% of
+/// 10 s left them at the edge.
 const WEIGHTED_SHORT: f64 = 0.12;
 /// The box-move search again with feature cells alone (no greedy turns), which solves
 /// other levels; one needs 1.3 s of it, and 15% left that at the edge.
 const FEATURES_SHORT: f64 = 0.18;
-const PLAIN_AFTER_WEIGHTS: f64 = 0.05;
-const CLUSTERED_AFTER_WEIGHTS: f64 = 0.06;
 /// Seeded short searches: how many, and each one's share of the time left when it
 /// starts on room-less levels.
 const SEEDS: u64 = 6;
@@ -216,8 +213,6 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
         phases.push(box_moves);
         phases.push(Phase { ranking: ((FEATURES, 0), first.ranking.1), share: FEATURES_SHORT, ..box_moves });
         phases.push(Phase { weighted: true, share: WEIGHTED_SHORT, ..first });
-        phases.push(Phase { share: PLAIN_AFTER_WEIGHTS, ..first });
-        phases.push(Phase { cluster: true, share: CLUSTERED_AFTER_WEIGHTS, ..first });
     } else {
         phases.extend([first, Phase { cluster: true, ..first }]);
     }

@@ -512,7 +512,8 @@ fn stats_name_the_phases_run_in_order_of_time() {
     let map = read_map(&repo().join("samples/xsokoban90/xsokoban50.txt"));
     let o = run_str(&["--stats", "--time-limit", "0.5"], &map, QUICK);
     let ends = ends(&o);
-    assert!(ends.len() > 5, "{}", o.describe());
+    // Three short phases, the strict one on room levels, the last one.
+    assert!(ends.len() >= 4, "{}", o.describe());
     assert!(ends.windows(2).all(|w| w[0] <= w[1]) && ends[ends.len() - 1] < 0.6, "{}", o.describe());
 }
 

@@ -1179,6 +1179,32 @@ mod tests {
         }
     }
 
+    /// A forward side in feature cells, its start and then its best nodes expanded six
+    /// times in all.
+    fn expanded_six_times<'a>(
+        board: &'a Board,
+        zobrist: &'a Zobrist,
+        packing: &'a Packing,
+        switches: Switches,
+    ) -> Side<'a> {
+        let ranking = (Priority::Features, 0);
+        let mut side = Side::new(board, zobrist, packing, Direction::Forward, ranking, switches, 1 << 20);
+        let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
+        side.add_root(&board.start_boxes, board.start_player).unwrap();
+        for _ in 0..6 {
+            side.expand(&other, &Budget::nodes(100, 1 << 20));
+        }
+        side
+    }
+
+    /// Boxes on goals and floor areas of a layout, counted afresh.
+    fn packed_and_areas(board: &Board, reach: &mut Reach, boxes: &[Cell]) -> (usize, u16) {
+        let mut occupied = vec![false; board.n];
+        boxes.iter().for_each(|&b| occupied[b as usize] = true);
+        let packed = boxes.iter().filter(|&&b| board.is_goal[b as usize]).count();
+        (packed, reach.count_areas(board, &occupied))
+    }
+
     #[test]
     fn with_box_move_weights_only_a_push_of_another_box_weighs_one_more() {
         let text = "#########\n#.      #\n#       #\n#  $    #\n#   @   #\n#    $  #\n#      .#\n#########\n";
@@ -1187,21 +1213,9 @@ mod tests {
         let packing = Packing::analyse(&board);
         let switches =
             Switches { advisor_weights: true, box_move_weights: true, packing_macro: false, ..Switches::default() };
-        let ranking = (Priority::Features, 0);
-        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
-        let other = Table::with_budget(3, 1 << 16);
-        side.add_root(&board.start_boxes, board.start_player).unwrap();
-        for _ in 0..6 {
-            side.expand(&other, &Budget::nodes(100, 1 << 20));
-        }
+        let side = expanded_six_times(&board, &zobrist, &packing, switches);
         let mut reach = Reach::new(board.n);
-        let mut layout = |i: u32| {
-            let boxes = &side.table.key(i)[..2];
-            let mut occupied = vec![false; board.n];
-            boxes.iter().for_each(|&b| occupied[b as usize] = true);
-            let packed = boxes.iter().filter(|&&b| board.is_goal[b as usize]).count();
-            (packed, reach.count_areas(&board, &occupied))
-        };
+        let mut layout = |i: u32| packed_and_areas(&board, &mut reach, &side.table.key(i)[..2]);
         let (mut same, mut other_box) = (0, 0);
         for i in 1..side.table.len() as u32 {
             let p = side.table.parent(i);
@@ -1228,20 +1242,12 @@ mod tests {
         assert_eq!(spots.pairs(&board.start_boxes), 1);
         let switches =
             Switches { advisor_weights: true, hotspot_weights: true, packing_macro: false, ..Switches::default() };
-        let ranking = (Priority::Features, 0);
-        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
-        let other = Table::with_budget(3, 1 << 16);
-        side.add_root(&board.start_boxes, board.start_player).unwrap();
-        for _ in 0..6 {
-            side.expand(&other, &Budget::nodes(100, 1 << 20));
-        }
+        let side = expanded_six_times(&board, &zobrist, &packing, switches);
         let mut reach = Reach::new(board.n);
         let mut layout = |i: u32| {
-            let boxes = side.table.key(i)[..2].to_vec();
-            let mut occupied = vec![false; board.n];
-            boxes.iter().for_each(|&b| occupied[b as usize] = true);
-            let packed = boxes.iter().filter(|&&b| board.is_goal[b as usize]).count();
-            (packed, reach.count_areas(&board, &occupied), spots.pairs(&boxes))
+            let boxes = &side.table.key(i)[..2];
+            let (packed, areas) = packed_and_areas(&board, &mut reach, boxes);
+            (packed, areas, spots.pairs(boxes))
         };
         let mut unblocked_only = 0;
         for i in 1..side.table.len() as u32 {

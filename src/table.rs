@@ -3,10 +3,11 @@
 //! Nodes live in flat arrays (key, parent link, the push that made them, depth); an
 //! open-addressing index over them finds a key in about one probe. Each index slot holds
 //! the node number and 32 more bits of its hash, so a probe that misses never touches the
-//! key array (the costly cache miss). Capacity is fixed
-//! up front from the memory budget: when it is full the search stops growing instead of
-//! allocating. The index starts small and doubles as nodes arrive, so that a short
-//! search keeps it in the caches and never touches most of its budget. Keys are compared in full, so a hash collision can never merge two states.
+//! key array (the costly cache miss). Capacity is fixed up front from the memory budget:
+//! when it is full the search stops growing instead of allocating. The index starts small
+//! and doubles as nodes arrive, so that a short search keeps it in the caches and never
+//! touches most of its budget. Keys are compared in full, so a hash collision can never
+//! merge two states.
 
 use crate::board::Cell;
 

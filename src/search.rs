@@ -933,8 +933,9 @@ impl<'a> Side<'a> {
     }
 
     /// With hotspot weights: does child `c` leave fewer blocking pairs than its parent?
+    /// (Only a side that weighs asks: blocking is about the goals.)
     fn unblocks(&self, c: &Child) -> bool {
-        if !self.switches.hotspot_weights {
+        if !self.switches.hotspot_weights || !self.weighs() {
             return false;
         }
         let spots = &self.packing.hotspots;

@@ -156,6 +156,40 @@ impl Areas {
 
     /// Label the free areas of the layout in `occupied`.
     pub fn label(&mut self, board: &Board, occupied: &[bool]) {
+        self.start_labels(board);
+        self.label_the_rest(board, occupied);
+    }
+
+    /// `label`, and `reach` filled from `player` (free) as by `Reach::fill`: the player's
+    /// area is flooded once for both.
+    pub fn label_with_reach(&mut self, board: &Board, occupied: &[bool], player: Cell, reach: &mut Reach) {
+        self.start_labels(board);
+        let (id, g) = (self.base, reach.next_generation());
+        let mut least = [player, NONE];
+        self.label[player as usize] = id;
+        reach.stamp[player as usize] = g;
+        self.stack.clear();
+        self.stack.push(player);
+        while let Some(c) = self.stack.pop() {
+            if c < least[0] {
+                least = [c, least[0]];
+            } else if c > least[0] && c < least[1] {
+                least[1] = c;
+            }
+            for &t in &board.nbr[c as usize] {
+                if t != NONE && !occupied[t as usize] && self.label[t as usize] < id {
+                    self.label[t as usize] = id;
+                    reach.stamp[t as usize] = g;
+                    self.stack.push(t);
+                }
+            }
+        }
+        self.least.push(least);
+        self.label_the_rest(board, occupied);
+    }
+
+    /// A fresh labelling: every label so far becomes stale.
+    fn start_labels(&mut self, board: &Board) {
         let next = self.base as u64 + self.least.len() as u64;
         if next + board.n as u64 >= u32::MAX as u64 {
             self.label.iter_mut().for_each(|l| *l = 0);
@@ -163,8 +197,12 @@ impl Areas {
         } else {
             self.base = next as u32;
         }
-        let base = self.base;
         self.least.clear();
+    }
+
+    /// Label the free cells not labelled yet, area by area.
+    fn label_the_rest(&mut self, board: &Board, occupied: &[bool]) {
+        let base = self.base;
         for start in 0..board.n {
             if occupied[start] || self.label[start] >= base {
                 continue;
@@ -370,7 +408,7 @@ mod tests {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 33) as usize % m
         };
-        let (mut areas, mut flood) = (Areas::new(b.n), Reach::new(b.n));
+        let (mut areas, mut flood, mut parent_reach) = (Areas::new(b.n), Reach::new(b.n), Reach::new(b.n));
         let (mut asked, mut told) = (0, 0);
         for _ in 0..4000 {
             let mut occ: Vec<bool> = (0..b.n).map(|_| rnd(3) == 0).collect();
@@ -386,7 +424,17 @@ mod tests {
             if player == to || (player != from && occ[player as usize]) {
                 continue;
             }
-            areas.label(&b, &occ);
+            // Half the time the parent's player area fills a reach in the same pass.
+            let parent_player = rnd(b.n) as Cell;
+            if occ[parent_player as usize] || rnd(2) == 0 {
+                areas.label(&b, &occ);
+            } else {
+                areas.label_with_reach(&b, &occ, parent_player, &mut parent_reach);
+                flood.fill(&b, &occ, parent_player);
+                for x in 0..b.n as Cell {
+                    assert_eq!(parent_reach.reached(x), flood.reached(x), "cell {}", x);
+                }
+            }
             assert_eq!(areas.count(), flood.count_areas(&b, &occ));
             asked += 1;
             let norm = match areas.child(&b, &occ, from, to, player) {

@@ -625,7 +625,8 @@ impl<'a> Side<'a> {
         let player = self.table.key(node)[nb];
         let depth = self.table.depth(node).saturating_add(1);
         self.set_occupied(true);
-        self.reach.fill(self.board, &self.occupied, player);
+        // Every area is labelled for the children; the player's also fills `reach`.
+        self.areas.label_with_reach(self.board, &self.occupied, player, &mut self.reach);
         let forward = self.direction == Direction::Forward;
         let restricted = forward
             && self.switches.corral
@@ -656,7 +657,6 @@ impl<'a> Side<'a> {
         }
         let box_hash = self.zobrist.of_boxes(&self.boxes);
         let packed = self.packed(&self.boxes);
-        self.areas.label(self.board, &self.occupied);
         if self.weighs() {
             self.parent_weight = self.weights[node as usize];
             self.parent_moved = self.table.push_of(node).to;

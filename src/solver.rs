@@ -196,8 +196,9 @@ const ROOMLESS: Phase = Phase { ranking: ((ALT, 0), (ALT, 1)), ..SHORT };
 /// 10 s left them at the edge.
 const WEIGHTED_SHORT: f64 = 0.12;
 /// The box-move search again with feature cells alone (no greedy turns), which solves
-/// other levels; one needs 1.3 s of it, and 15% left that at the edge.
-const FEATURES_SHORT: f64 = 0.18;
+/// other levels, some only after 1.3 s or 2.7 s of it; 35% leaves the strict phase just
+/// enough for its own.
+const FEATURES_SHORT: f64 = 0.35;
 /// Seeded short searches: how many, and each one's share of the time left when it
 /// starts on room-less levels.
 const SEEDS: u64 = 6;

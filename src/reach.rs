@@ -164,27 +164,9 @@ impl Areas {
     /// area is flooded once for both.
     pub fn label_with_reach(&mut self, board: &Board, occupied: &[bool], player: Cell, reach: &mut Reach) {
         self.start_labels(board);
-        let (id, g) = (self.base, reach.next_generation());
-        let mut least = [player, NONE];
-        self.label[player as usize] = id;
-        reach.stamp[player as usize] = g;
-        self.stack.clear();
-        self.stack.push(player);
-        while let Some(c) = self.stack.pop() {
-            if c < least[0] {
-                least = [c, least[0]];
-            } else if c > least[0] && c < least[1] {
-                least[1] = c;
-            }
-            for &t in &board.nbr[c as usize] {
-                if t != NONE && !occupied[t as usize] && self.label[t as usize] < id {
-                    self.label[t as usize] = id;
-                    reach.stamp[t as usize] = g;
-                    self.stack.push(t);
-                }
-            }
-        }
-        self.least.push(least);
+        let g = reach.next_generation();
+        let stamp = &mut reach.stamp;
+        self.label_area(board, occupied, player, |c| stamp[c as usize] = g);
         self.label_the_rest(board, occupied);
     }
 
@@ -202,30 +184,37 @@ impl Areas {
 
     /// Label the free cells not labelled yet, area by area.
     fn label_the_rest(&mut self, board: &Board, occupied: &[bool]) {
-        let base = self.base;
         for start in 0..board.n {
-            if occupied[start] || self.label[start] >= base {
-                continue;
+            if !occupied[start] && self.label[start] < self.base {
+                self.label_area(board, occupied, start as Cell, |_| {});
             }
-            let id = base + self.least.len() as u32;
-            // Cells are visited from the smallest up, so `start` is the area's least.
-            let mut least = [start as Cell, NONE];
-            self.label[start] = id;
-            self.stack.clear();
-            self.stack.push(start as Cell);
-            while let Some(c) = self.stack.pop() {
-                if c > least[0] && c < least[1] {
-                    least[1] = c;
-                }
-                for &t in &board.nbr[c as usize] {
-                    if t != NONE && !occupied[t as usize] && self.label[t as usize] < base {
-                        self.label[t as usize] = id;
-                        self.stack.push(t);
-                    }
-                }
-            }
-            self.least.push(least);
         }
+    }
+
+    /// Label the free area of `start` (not labelled yet) as the next area, keeping its
+    /// two smallest cells; `mark` sees each of its cells.
+    fn label_area(&mut self, board: &Board, occupied: &[bool], start: Cell, mut mark: impl FnMut(Cell)) {
+        let (base, id) = (self.base, self.base + self.least.len() as u32);
+        let mut least = [start, NONE];
+        self.label[start as usize] = id;
+        mark(start);
+        self.stack.clear();
+        self.stack.push(start);
+        while let Some(c) = self.stack.pop() {
+            if c < least[0] {
+                least = [c, least[0]];
+            } else if c > least[0] && c < least[1] {
+                least[1] = c;
+            }
+            for &t in &board.nbr[c as usize] {
+                if t != NONE && !occupied[t as usize] && self.label[t as usize] < base {
+                    self.label[t as usize] = id;
+                    mark(t);
+                    self.stack.push(t);
+                }
+            }
+        }
+        self.least.push(least);
     }
 
     /// How many areas the labelled layout has.

@@ -10,7 +10,7 @@
 
 use crate::board::{Board, Cell, NONE};
 use crate::hotspot::Hotspots;
-use crate::reach::{Areas, Reach};
+use crate::reach::{Blocks, Reach};
 use crate::table::Push;
 
 /// Rooms larger than this are left without an order (the analysis is quadratic).
@@ -137,12 +137,9 @@ pub struct BoxPath {
     parent: Vec<(u32, Push)>,
     queue: Vec<u32>,
     reach: Reach,
-    /// The areas of the layout without the moving box (`push_path`): with the box on a
-    /// cell whose neighbours stay connected around it, the player's area is his label's.
-    areas: Areas,
-    /// `Some((seed, box))`: the latest player area is the label of `seed`, minus `box`;
-    /// `None`: it is the latest flood.
-    labelled: Option<(Cell, Cell)>,
+    /// The blocks of the layout without the moving box (`push_path`): which sides of the
+    /// box the player can walk to, from the side he pushed it from.
+    blocks: Blocks,
     /// Flood steps still allowed; floods stop counting down at 0 (searches keep `u64::MAX`).
     pub work_left: u64,
 }
@@ -155,8 +152,7 @@ impl BoxPath {
             parent: vec![(0, Push::step(NONE, 0, NONE)); cells * 4],
             queue: Vec::new(),
             reach: Reach::new(cells),
-            areas: Areas::new(cells),
-            labelled: None,
+            blocks: Blocks::new(cells),
             work_left: u64::MAX,
         }
     }
@@ -172,33 +168,13 @@ impl BoxPath {
 
     /// Flood the player's area from `seeds`, with boxes and `wall` blocking.
     fn flood(&mut self, board: &Board, occupied: &[bool], wall: Cell, seeds: &[Cell]) {
-        self.labelled = None;
         let (_, visited) = self.reach.flood(board, occupied, wall, seeds);
         self.work_left = self.work_left.saturating_sub(visited as u64);
     }
 
-    /// The player's area from `seed` with the moving box on `x` (`occupied` as labelled
-    /// by `push_path`): from the labels when they tell, else by a flood.
-    fn player_area(&mut self, board: &Board, occupied: &[bool], x: Cell, seed: Cell) {
-        let free_seed = seed != NONE && seed != x && !occupied[seed as usize];
-        if free_seed && self.areas.blocking_keeps_areas(board, occupied, x) {
-            self.labelled = Some((seed, x));
-        } else {
-            self.flood(board, occupied, x, &[seed]);
-        }
-    }
-
-    #[inline]
-    fn reached(&self, c: Cell) -> bool {
-        c != NONE
-            && match self.labelled {
-                Some((seed, x)) => c != x && self.areas.same_area(c, seed),
-                None => self.reach.reached(c),
-            }
-    }
-
     /// Pushes moving the box on `from` to `target`, the player starting on `player`, the
-    /// box staying on cells where `allowed` holds. Fewest pushes first.
+    /// box staying on cells where `allowed` holds; `occupied` holds the other boxes.
+    /// Fewest pushes first.
     pub fn push_path(
         &mut self,
         board: &Board,
@@ -210,12 +186,13 @@ impl BoxPath {
     ) -> Option<Vec<Push>> {
         let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
         self.queue.clear();
-        self.areas.label(board, occupied);
-        self.work_left = self.work_left.saturating_sub(board.n as u64);
+        let cells = self.blocks.label(board, occupied, from);
+        self.work_left = self.work_left.saturating_sub(cells as u64);
         // The start is a pseudo-state (the player's real position, not a side); its id must
         // not be a real state's, or the path would be cut short there.
         let start = u32::MAX;
-        self.expand_pushes(board, occupied, from, player, st, start, &allowed);
+        self.flood(board, occupied, from, &[player]);
+        self.expand_pushes(board, occupied, from, None, st, start, &allowed);
         let mut head = 0;
         while head < self.queue.len() {
             let s = self.queue[head];
@@ -232,27 +209,35 @@ impl BoxPath {
                 out.reverse();
                 return Some(out);
             }
-            let stand = board.step(x, side);
-            self.expand_pushes(board, occupied, x, stand, st, s, &allowed);
+            self.expand_pushes(board, occupied, x, Some(side), st, s, &allowed);
         }
         None
     }
 
+    /// The pushes of the box on `x`, the player next to it on side `player_side`, or
+    /// (`None`) anywhere in the latest flood.
+    #[allow(clippy::too_many_arguments)]
     fn expand_pushes(
         &mut self,
         board: &Board,
         occupied: &[bool],
         x: Cell,
-        player: Cell,
+        player_side: Option<usize>,
         st: u32,
         from_state: u32,
         allowed: &impl Fn(Cell) -> bool,
     ) {
-        self.player_area(board, occupied, x, player);
         for d in 0..4 {
             let behind = board.step(x, d ^ 1);
             let to = board.step(x, d);
-            if to == NONE || occupied[to as usize] || !allowed(to) || !self.reached(behind) {
+            if to == NONE || occupied[to as usize] || !allowed(to) || behind == NONE || occupied[behind as usize] {
+                continue;
+            }
+            let reached = match player_side {
+                Some(side) => self.blocks.around(x, side, d ^ 1),
+                None => self.reach.reached(behind),
+            };
+            if !reached {
                 continue;
             }
             // After pushing in direction d the player stands on side d^1 of the box.
@@ -301,7 +286,7 @@ impl BoxPath {
         let mut out = Vec::new();
         for d in 0..4 {
             let p = board.step(x, d);
-            if !self.reached(p) {
+            if p == NONE || !self.reach.reached(p) {
                 continue;
             }
             let beyond = board.step(p, d);
@@ -323,34 +308,6 @@ impl BoxPath {
 mod tests {
     use super::*;
 
-
-    #[test]
-    fn the_player_area_from_labels_is_the_flooded_one() {
-        let b = Board::from_text("#########\n#   #   #\n# $     #\n# #  # .#\n#    #  #\n## @    #\n#########\n");
-        let mut seed = 5u64;
-        let mut rnd = |m: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % m
-        };
-        let mut bp = BoxPath::new(b.n);
-        let (mut asked, mut told) = (0, 0);
-        for _ in 0..3000 {
-            let occ: Vec<bool> = (0..b.n).map(|_| rnd(4) == 0).collect();
-            let (x, player) = (rnd(b.n) as Cell, rnd(b.n) as Cell);
-            if occ[x as usize] || occ[player as usize] || x == player {
-                continue;
-            }
-            bp.areas.label(&b, &occ);
-            bp.player_area(&b, &occ, x, player);
-            asked += 1;
-            told += bp.labelled.is_some() as u32;
-            let by_labels: Vec<bool> = (0..b.n as Cell).map(|c| bp.reached(c)).collect();
-            bp.flood(&b, &occ, x, &[player]);
-            let flooded: Vec<bool> = (0..b.n as Cell).map(|c| bp.reached(c)).collect();
-            assert_eq!(by_labels, flooded);
-        }
-        assert!(told * 2 > asked, "labels told {} of {}", told, asked);
-    }
 
     #[test]
     fn a_dead_end_room_fills_from_the_back() {

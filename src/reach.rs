@@ -117,6 +117,104 @@ impl Reach {
     }
 }
 
+/// The blocks (biconnected components) of one area of free floor, each edge between two
+/// of its cells labelled with its block. Two free cells next to a cell `x` stay connected
+/// when a box stands on `x` exactly when their edges to `x` lie in one block, so a box
+/// moving through a fixed layout needs no flood to tell which of its sides the player
+/// can walk to (Tarjan's algorithm, one pass per layout).
+pub struct Blocks {
+    /// Per cell and direction: the block of that edge, for edges of the latest area.
+    block: Vec<u32>,
+    /// Depth-first discovery time per cell; times below `base` are from older areas.
+    disc: Vec<u32>,
+    low: Vec<u32>,
+    base: u32,
+    clock: u32,
+    blocks: u32,
+    /// Tree and back edges not yet given a block, as (cell, direction).
+    edges: Vec<(Cell, u8)>,
+    /// The depth-first path: cell, next direction to try, and the direction it was
+    /// entered by from its parent (the cell before it on the path).
+    path: Vec<(Cell, u8, u8)>,
+}
+
+impl Blocks {
+    pub fn new(cells: usize) -> Blocks {
+        Blocks {
+            block: vec![0; cells * 4],
+            disc: vec![0; cells],
+            low: vec![0; cells],
+            base: 1,
+            clock: 1,
+            blocks: 0,
+            edges: Vec::new(),
+            path: Vec::new(),
+        }
+    }
+
+    /// Label the blocks of the area of free cells that holds `root` (free). Returns how
+    /// many cells the area has.
+    pub fn label(&mut self, board: &Board, occupied: &[bool], root: Cell) -> usize {
+        if self.clock > u32::MAX - board.n as u32 - 2 {
+            self.disc.iter_mut().for_each(|d| *d = 0);
+            self.clock = 1;
+        }
+        self.base = self.clock;
+        self.visit(root);
+        self.path.clear();
+        self.path.push((root, 0, 0));
+        while let Some(&(v, next, via)) = self.path.last() {
+            if next < 4 {
+                let d = next as usize;
+                let top = self.path.len() - 1;
+                self.path[top].1 += 1;
+                let w = board.nbr[v as usize][d];
+                if w == NONE || occupied[w as usize] || (self.path.len() > 1 && d == (via ^ 1) as usize) {
+                    continue;
+                }
+                if self.disc[w as usize] < self.base {
+                    self.edges.push((v, d as u8));
+                    self.visit(w);
+                    self.path.push((w, 0, d as u8));
+                } else if self.disc[w as usize] < self.disc[v as usize] {
+                    self.edges.push((v, d as u8));
+                    self.low[v as usize] = self.low[v as usize].min(self.disc[w as usize]);
+                }
+                continue;
+            }
+            self.path.pop();
+            let Some(&(p, _, _)) = self.path.last() else { break };
+            self.low[p as usize] = self.low[p as usize].min(self.low[v as usize]);
+            if self.low[v as usize] >= self.disc[p as usize] {
+                // Everything above the edge into `v` is one block.
+                self.blocks = self.blocks.wrapping_add(1);
+                while let Some((a, d)) = self.edges.pop() {
+                    let t = board.nbr[a as usize][d as usize];
+                    self.block[a as usize * 4 + d as usize] = self.blocks;
+                    self.block[t as usize * 4 + (d ^ 1) as usize] = self.blocks;
+                    if (a, d) == (p, via) {
+                        break;
+                    }
+                }
+            }
+        }
+        (self.clock - self.base) as usize
+    }
+
+    fn visit(&mut self, c: Cell) {
+        self.disc[c as usize] = self.clock;
+        self.low[c as usize] = self.clock;
+        self.clock += 1;
+    }
+
+    /// With a box on `x`, a cell of the labelled area, are its free neighbours in
+    /// directions `a` and `b` still connected?
+    #[inline]
+    pub fn around(&self, x: Cell, a: usize, b: usize) -> bool {
+        self.block[x as usize * 4 + a] == self.block[x as usize * 4 + b]
+    }
+}
+
 /// The free areas of one layout, every free cell labelled with its area. A child layout
 /// differs by one box moved, and its player's area then mostly follows from the labels
 /// without a flood: the freed cell joins the areas around it, and the filled cell splits
@@ -253,19 +351,6 @@ impl Areas {
             self.player_area = self.area(player);
             Some(self.least_but(self.player_area, to))
         }
-    }
-
-    /// Do the free cells of the labelled layout keep their areas (but for `c` itself)
-    /// when a box stands on free cell `c`? Enough, not necessary (see `stays_connected`).
-    pub fn blocking_keeps_areas(&self, board: &Board, occupied: &[bool], c: Cell) -> bool {
-        self.stays_connected(board, occupied, NONE, c)
-    }
-
-    /// Are free cells `a` and `b` of the labelled layout in one area? (`a` may be any
-    /// cell: a cell not free then has a stale label, never a current one.)
-    #[inline]
-    pub fn same_area(&self, a: Cell, b: Cell) -> bool {
-        self.label[a as usize] == self.label[b as usize]
     }
 
     /// Does the latest `child`'s player area hold cell `x`?
@@ -442,5 +527,48 @@ mod tests {
         }
         // The labels must answer most of the time, or they save nothing.
         assert!(told * 2 > asked, "only {} of {} children told by labels", told, asked);
+    }
+
+    #[test]
+    fn blocks_tell_what_a_box_cuts_off() {
+        let b = Board::from_text("##########\n#@   #   #\n# ## # # #\n#   $    #\n## # ##  #\n#    .#  #\n##########\n");
+        let mut seed = 7u64;
+        let mut rnd = |m: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % m
+        };
+        let (mut blocks, mut flood) = (Blocks::new(b.n), Reach::new(b.n));
+        let (mut asked, mut cut) = (0, 0);
+        for _ in 0..3000 {
+            let occ: Vec<bool> = (0..b.n).map(|_| rnd(5) == 0).collect();
+            let root = rnd(b.n) as Cell;
+            if occ[root as usize] {
+                continue;
+            }
+            let size = blocks.label(&b, &occ, root);
+            assert_eq!(size, flood.flood(&b, &occ, NONE, &[root]).1);
+            // Every cell of the area, walled up: which of its neighbours still meet?
+            let area: Vec<Cell> = (0..b.n as Cell).filter(|&c| flood.reached(c)).collect();
+            for &x in &area {
+                for a in 0..4 {
+                    let na = b.step(x, a);
+                    if na == NONE || occ[na as usize] {
+                        continue;
+                    }
+                    flood.flood(&b, &occ, x, &[na]);
+                    for d in 0..4 {
+                        let nd = b.step(x, d);
+                        if d == a || nd == NONE || occ[nd as usize] {
+                            continue;
+                        }
+                        asked += 1;
+                        cut += !flood.reached(nd) as u32;
+                        assert_eq!(blocks.around(x, a, d), flood.reached(nd), "cell {} sides {} {}", x, a, d);
+                    }
+                }
+            }
+        }
+        // Both answers must be common, or the test proves little.
+        assert!(cut * 10 > asked && cut * 10 < asked * 9, "{} of {} cut off", cut, asked);
     }
 }

@@ -531,7 +531,8 @@ mod tests {
 
     #[test]
     fn blocks_tell_what_a_box_cuts_off() {
-        let b = Board::from_text("##########\n#@   #   #\n# ## # # #\n#   $    #\n## # ##  #\n#    .#  #\n##########\n");
+        let map = "##########\n#@   #   #\n# ## # # #\n#   $    #\n## # ##  #\n#    .#  #\n##########\n";
+        let b = Board::from_text(map);
         let mut seed = 7u64;
         let mut rnd = |m: usize| {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);

@@ -924,6 +924,13 @@ impl<'a> Side<'a> {
             self.stats.dead_matching += 1;
             return None;
         }
+        // Before the features: counting the areas floods beyond the player's own.
+        let start = self.board.start_player;
+        let reachable = if self.labelled_child {
+            self.areas.child_reaches(&self.occupied, start)
+        } else {
+            self.child_reach.reached(start)
+        };
         let packed = self.child_packed(c);
         let features = self.child_features(c, packed);
         let child = match self.table.insert_at(slot, &self.key, hash, c.node, c.push, c.depth) {
@@ -934,12 +941,6 @@ impl<'a> Side<'a> {
             }
         };
         self.note_closest(h, packed);
-        let start = self.board.start_player;
-        let reachable = if self.labelled_child {
-            self.areas.child_reaches(&self.occupied, start)
-        } else {
-            self.child_reach.reached(start)
-        };
         if self.direction == Direction::Backward && reachable && self.closest.map_or(true, |(_, b)| h <= b) {
             self.closest = Some((child, h));
         }
@@ -1362,5 +1363,34 @@ mod tests {
         assert_eq!(weighted.priority_of(7, 3, 2), 7);
         // A* adds the depth on top.
         assert_eq!(side((Priority::AStar, 3)).priority_of(7, 3, 1), 13);
+    }
+
+    #[test]
+    fn the_backward_sides_closest_node_lets_the_player_walk_to_his_start() {
+        // Pillars and boxes cut this floor into pockets: many pulls split an area, and
+        // counting a child's areas floods beyond the player's own.
+        let map = "##########\n#   #  . #\n# $  $   #\n# #  ## .#\n#  $ #   #\n##  @  . #\n #   # ###\n #####\n";
+        let board = Board::from_text(map);
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let ranking = (Priority::Alternation, 0);
+        let mut side = Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, Switches::default(), 1 << 22);
+        let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
+        side.add_solved_roots();
+        let nb = board.start_boxes.len();
+        let mut checked = 0;
+        for _ in 0..400 {
+            side.expand(&other, &Budget::nodes(1 << 20, 1 << 22));
+            if let Some((node, _)) = side.closest {
+                let key = side.table.key(node).to_vec();
+                let mut occupied = vec![false; board.n];
+                key[..nb].iter().for_each(|&b| occupied[b as usize] = true);
+                let mut reach = Reach::new(board.n);
+                reach.fill(&board, &occupied, key[nb]);
+                assert!(reach.reached(board.start_player), "closest node {} cuts the player off", node);
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "only {} closest nodes, {} expanded, {} stored", checked, side.stats.expanded, side.table.len());
     }
 }

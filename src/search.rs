@@ -526,7 +526,7 @@ impl<'a> Side<'a> {
         }
         self.occupied[c.from as usize] = false;
         self.occupied[c.to as usize] = true;
-        let areas = self.child_reach.count_areas_after_fill(self.board, &self.occupied);
+        let areas = self.areas.count_after_fill(self.board, &self.occupied, c.from, c.to, &mut self.child_reach);
         self.occupied[c.from as usize] = true;
         self.occupied[c.to as usize] = false;
         Features { packed, areas }

@@ -72,49 +72,34 @@ impl Reach {
     /// `reached` answers for all those areas together.
     pub fn count_areas_of_after_fill(&mut self, board: &Board, occupied: &[bool], seeds: &[Cell]) -> u16 {
         let g = self.generation;
-        let mut areas = 1u16;
-        for &s in seeds {
-            if s == NONE || occupied[s as usize] || self.stamp[s as usize] == g {
-                continue;
-            }
-            areas = areas.saturating_add(1);
-            self.stamp[s as usize] = g;
-            self.stack.clear();
-            self.stack.push(s);
-            while let Some(c) = self.stack.pop() {
-                for &t in &board.nbr[c as usize] {
-                    if t != NONE && self.stamp[t as usize] != g && !occupied[t as usize] {
-                        self.stamp[t as usize] = g;
-                        self.stack.push(t);
-                    }
-                }
-            }
-        }
-        areas
+        let more = seeds.iter().filter(|&&s| s != NONE && self.flood_new_area(board, occupied, s, g)).count();
+        (1 + more).min(u16::MAX as usize) as u16
     }
 
     /// Flood and count the free areas whose cells are not yet stamped `g`.
     #[cfg(test)]
     fn count_unstamped(&mut self, board: &Board, occupied: &[bool], g: u32) -> u16 {
-        let mut areas = 0u16;
-        for start in 0..board.n {
-            if occupied[start] || self.stamp[start] == g {
-                continue;
-            }
-            areas = areas.saturating_add(1);
-            self.stamp[start] = g;
-            self.stack.clear();
-            self.stack.push(start as Cell);
-            while let Some(c) = self.stack.pop() {
-                for &t in &board.nbr[c as usize] {
-                    if t != NONE && self.stamp[t as usize] != g && !occupied[t as usize] {
-                        self.stamp[t as usize] = g;
-                        self.stack.push(t);
-                    }
+        let areas = (0..board.n as Cell).filter(|&c| self.flood_new_area(board, occupied, c, g)).count();
+        areas.min(u16::MAX as usize) as u16
+    }
+
+    /// Stamp `g` on the area of `start` if it is free and not stamped yet; did it?
+    fn flood_new_area(&mut self, board: &Board, occupied: &[bool], start: Cell, g: u32) -> bool {
+        if occupied[start as usize] || self.stamp[start as usize] == g {
+            return false;
+        }
+        self.stamp[start as usize] = g;
+        self.stack.clear();
+        self.stack.push(start);
+        while let Some(c) = self.stack.pop() {
+            for &t in &board.nbr[c as usize] {
+                if t != NONE && self.stamp[t as usize] != g && !occupied[t as usize] {
+                    self.stamp[t as usize] = g;
+                    self.stack.push(t);
                 }
             }
         }
-        areas
+        true
     }
 
     /// Was `c` reached by the latest fill?

@@ -338,16 +338,10 @@ impl Areas {
         }
         self.from = from;
         self.to = to;
-        self.njoined = 0;
-        for &t in &board.nbr[from as usize] {
-            if t != NONE && t != to && !occupied[t as usize] {
-                let a = self.label[t as usize] - self.base;
-                if !self.joined[..self.njoined].contains(&a) {
-                    self.joined[self.njoined] = a;
-                    self.njoined += 1;
-                }
-            }
-        }
+        let mut joined = [0; 4];
+        let around = board.nbr[from as usize].into_iter().filter(|&t| t != NONE && t != to && !occupied[t as usize]);
+        self.njoined = self.distinct_areas(around, &mut joined);
+        self.joined = joined;
         self.player_joined = player == from || self.joined[..self.njoined].contains(&self.area(player));
         if self.player_joined {
             let joined = &self.joined[..self.njoined];
@@ -363,20 +357,25 @@ impl Areas {
     /// labels could not tell it). Only the areas around `from` and `to`'s own change, and
     /// each of their pieces holds `from` or a cell beside `to`: only those are flooded.
     pub fn count_after_fill(&self, board: &Board, child: &[bool], from: Cell, to: Cell, reach: &mut Reach) -> u16 {
-        let mut touched = [self.area(to); 5];
-        let mut n = 1;
-        for &t in &board.nbr[from as usize] {
-            if t != NONE && (t == to || !child[t as usize]) {
-                let a = self.area(t);
-                if !touched[..n].contains(&a) {
-                    touched[n] = a;
-                    n += 1;
-                }
-            }
-        }
+        let around = board.nbr[from as usize].into_iter().filter(|&t| t != NONE && (t == to || !child[t as usize]));
+        let touched = self.distinct_areas(std::iter::once(to).chain(around), &mut [0; 5]);
         let [a, b, c, d] = board.nbr[to as usize];
         let pieces = reach.count_areas_of_after_fill(board, child, &[a, b, c, d, from]);
-        self.count() + pieces - n as u16
+        self.count() + pieces - touched as u16
+    }
+
+    /// The distinct areas of `cells`, free cells of the labelled layout, into `out`; how
+    /// many there are.
+    fn distinct_areas(&self, cells: impl Iterator<Item = Cell>, out: &mut [u32]) -> usize {
+        let mut n = 0;
+        for c in cells {
+            let a = self.area(c);
+            if !out[..n].contains(&a) {
+                out[n] = a;
+                n += 1;
+            }
+        }
+        n
     }
 
     /// Does the latest `child`'s player area hold cell `x`?

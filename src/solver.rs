@@ -174,9 +174,9 @@ impl Phase {
 /// search); the same with feature cells alone instead of taking turns with greedy (it
 /// solves others); that again with a box on a room's goal counted as packed only in the
 /// room's packing order (FESS's packing feature; others again); and one counting pushes.
-/// Without weights, the plain one and one whose
-/// corral searches take in the boxes around each corral too; with them, those two solve
-/// no level the weighted ones miss, so they do not run. When asked for, a few more differ
+/// Without weights, the plain one and one whose corral searches take in the boxes around
+/// each corral too; with them, those two solve no level the weighted ones miss, so they
+/// do not run. When asked for, a few more differ
 /// from the plain one only in how ties break (their seeds). Each seed solves its levels
 /// within about 0.3 s or not at all, and since the weighted searches came they solve
 /// none the others miss. The strict phase keeps 95% of what is left after the short
@@ -208,7 +208,7 @@ const WEIGHTED_SHORT: f64 = 0.12;
 /// other levels, some only after 1.3 s or 2.7 s of it.
 const FEATURES_SHORT: f64 = 0.30;
 /// And once more with boxes counted as packed only in room order, which solves others
-/// again after about 1.5 s; the two leave the strict phase just enough for its own.
+/// again after 1 to 1.5 s of it; the two leave the strict phase just enough for its own.
 const ORDERED_SHORT: f64 = 0.18;
 /// Seeded short searches: how many, and each one's share of the time left when it
 /// starts on room-less levels.

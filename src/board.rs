@@ -44,6 +44,18 @@ pub struct Board {
     pub dead_fwd: Vec<bool>,
     /// A box here can never have come from any start cell (backward search prunes it).
     pub dead_bwd: Vec<bool>,
+    /// `links[c][s]`: the sides of `c` the player can walk between, side `s` included,
+    /// when a box stands on `c` (bit set); empty on maps too big for the pass.
+    links: Vec<[u8; 4]>,
+    /// `side_of[c * n + p]`: the lowest side of `c` the player on `p` can walk to when a
+    /// box stands on `c`; empty on maps too big for the pass.
+    side_of: Vec<u8>,
+    /// Per cell, bit `s` set: a box here with the player on side `s` (see
+    /// `side_towards`) can never reach any goal. Finer than `dead_fwd`: the player may
+    /// be shut out from the sides the box needs him on.
+    pub dead_fwd_sides: Vec<u8>,
+    /// The same for a box that must have come from a start cell (backward search).
+    pub dead_bwd_sides: Vec<u8>,
 }
 
 impl Board {
@@ -129,9 +141,21 @@ impl Board {
             from_start: Vec::new(),
             dead_fwd: Vec::new(),
             dead_bwd: Vec::new(),
+            links: Vec::new(),
+            side_of: Vec::new(),
+            dead_fwd_sides: Vec::new(),
+            dead_bwd_sides: Vec::new(),
         };
-        board.to_goal = board.distance_tables(&board.goals, true);
-        board.from_start = board.distance_tables(&board.start_boxes, false);
+        if n <= PLAYER_AWARE_MAX_CELLS {
+            (board.links, board.side_of) = board.side_links();
+        }
+        let m = board.goals.len();
+        let to_goal_sides = board.side_distances(&board.goals, true);
+        let from_start_sides = board.side_distances(&board.start_boxes, false);
+        board.to_goal = board.fewest_over_sides(&to_goal_sides, m);
+        board.from_start = board.fewest_over_sides(&from_start_sides, m);
+        board.dead_fwd_sides = board.dead_sides(&to_goal_sides, m);
+        board.dead_bwd_sides = board.dead_sides(&from_start_sides, m);
         board.dead_fwd = (0..n)
             .map(|c| (0..board.goals.len()).all(|g| board.to_goal[g * n + c] == FAR))
             .collect();
@@ -146,55 +170,116 @@ impl Board {
         self.nbr[c as usize][d]
     }
 
-    /// One distance row per source cell. `towards`: distances of boxes *to* the source
-    /// (found by pulling from it); otherwise distances *from* the source (by pushing).
-    /// A lone box is assumed; on maps small enough the player must walk around it.
-    pub fn distance_tables(&self, sources: &[Cell], towards: bool) -> Vec<u16> {
-        if self.n <= PLAYER_AWARE_MAX_CELLS {
-            let sides = self.side_links();
-            let mut out = Vec::with_capacity(sources.len() * self.n);
-            for &src in sources {
-                out.extend(self.player_aware_row(&sides, src, towards));
-            }
-            return out;
+    /// The side of a box on `c` that the player on `p` stands on, as far as walking goes:
+    /// the lowest of the sides he can walk to. While the box stays there he can never
+    /// reach the others, so its push distances from that side bound what it still needs.
+    #[inline]
+    pub fn side_towards(&self, c: Cell, p: Cell) -> usize {
+        if self.side_of.is_empty() {
+            0
+        } else {
+            self.side_of[c as usize * self.n + p as usize] as usize
         }
-        let n = self.n;
-        let mut out = vec![FAR; sources.len() * n];
-        let mut queue: Vec<Cell> = Vec::with_capacity(n);
-        for (s, &src) in sources.iter().enumerate() {
-            let row = &mut out[s * n..(s + 1) * n];
-            queue.clear();
-            row[src as usize] = 0;
-            queue.push(src);
-            let mut head = 0;
-            while head < queue.len() {
-                let x = queue[head];
-                head += 1;
-                for d in 0..4 {
-                    let y = self.step(x, d);
-                    if y == NONE || row[y as usize] != FAR {
-                        continue;
+    }
+
+    /// Push distances of a lone box between each source and every (box cell, player
+    /// side) state, `out[(c * 4 + s) * sources.len() + j]`: a box on `c` with the player
+    /// on side `s` (see `side_towards`) needs that many pushes to reach source `j`
+    /// (`towards`, found by pulls from it) or needed them to come from it (otherwise).
+    /// On maps too big for the side pass every side holds the plain distance, where the
+    /// player may stand anywhere.
+    fn side_distances(&self, sources: &[Cell], towards: bool) -> Vec<u16> {
+        let (n, m) = (self.n, sources.len());
+        let mut out = vec![FAR; n * 4 * m];
+        for (j, &src) in sources.iter().enumerate() {
+            if self.links.is_empty() {
+                let row = self.plain_row(src, towards);
+                for c in 0..n {
+                    for s in 0..4 {
+                        out[(c * 4 + s) * m + j] = row[c];
                     }
-                    // Pulling x -> y needs the player beyond y; pushing x -> y needs him behind x.
-                    let player = if towards { self.step(y, d) } else { self.step(x, d ^ 1) };
-                    if player == NONE {
-                        continue;
-                    }
-                    row[y as usize] = row[x as usize] + 1;
-                    queue.push(y);
+                }
+            } else {
+                for (state, &d) in self.player_aware_row(src, towards).iter().enumerate() {
+                    out[state * m + j] = d;
                 }
             }
         }
         out
     }
 
-    /// For every cell, which of its four sides the player can walk between when a box
-    /// stands on it: `links[c][s]` is a bit set of the sides connected to side `s`.
-    fn side_links(&self) -> Vec<[u8; 4]> {
+    /// Per cell, the sides from which `side_distances` reaches no source (bit set).
+    fn dead_sides(&self, sides: &[u16], m: usize) -> Vec<u8> {
+        (0..self.n)
+            .map(|c| {
+                (0..4)
+                    .filter(|&s| sides[(c * 4 + s) * m..(c * 4 + s + 1) * m].iter().all(|&d| d == FAR))
+                    .fold(0u8, |set, s| set | 1 << s)
+            })
+            .collect()
+    }
+
+    /// Is a box on `c` with the player on `p` dead, by `dead_sides` (a `dead_*_sides`)?
+    #[inline]
+    pub fn dead_from(&self, dead_sides: &[u8], c: Cell, p: Cell) -> bool {
+        dead_sides[c as usize] & 1 << self.side_towards(c, p) != 0
+    }
+
+    /// Push distances of a lone box between each source and every cell, the player
+    /// wherever he needs to be: `out[j * n + c]` (see `side_distances` for `towards`).
+    pub fn distance_tables(&self, sources: &[Cell], towards: bool) -> Vec<u16> {
+        self.fewest_over_sides(&self.side_distances(sources, towards), sources.len())
+    }
+
+    /// `side_distances`, as rows per source of the fewest pushes over the sides:
+    /// `out[j * n + c]`.
+    fn fewest_over_sides(&self, sides: &[u16], m: usize) -> Vec<u16> {
+        let n = self.n;
+        let mut out = vec![FAR; m * n];
+        for c in 0..n {
+            for j in 0..m {
+                out[j * n + c] = (0..4).map(|s| sides[(c * 4 + s) * m + j]).min().unwrap_or(FAR);
+            }
+        }
+        out
+    }
+
+    /// A source's distances by breadth-first search with the player anywhere he needs.
+    fn plain_row(&self, src: Cell, towards: bool) -> Vec<u16> {
+        let mut row = vec![FAR; self.n];
+        let mut queue: Vec<Cell> = Vec::with_capacity(self.n);
+        row[src as usize] = 0;
+        queue.push(src);
+        let mut head = 0;
+        while head < queue.len() {
+            let x = queue[head];
+            head += 1;
+            for d in 0..4 {
+                let y = self.step(x, d);
+                if y == NONE || row[y as usize] != FAR {
+                    continue;
+                }
+                // Pulling x -> y needs the player beyond y; pushing x -> y needs him behind x.
+                let player = if towards { self.step(y, d) } else { self.step(x, d ^ 1) };
+                if player == NONE {
+                    continue;
+                }
+                row[y as usize] = row[x as usize] + 1;
+                queue.push(y);
+            }
+        }
+        row
+    }
+
+    /// For every cell `c`, which of its four sides the player can walk between when a
+    /// box stands on it (`links`), and for every other cell the lowest side it joins
+    /// (`side_of`).
+    fn side_links(&self) -> (Vec<[u8; 4]>, Vec<u8>) {
         let n = self.n;
         let mut mark = vec![u32::MAX; n];
         let mut stack = Vec::new();
         let mut links = vec![[0u8; 4]; n];
+        let mut side_of = vec![0u8; n * n];
         let mut stamp = 0u32;
         for c in 0..n {
             for s in 0..4 {
@@ -205,11 +290,13 @@ impl Board {
                 stamp += 1;
                 mark[c] = stamp; // the box is a wall during this fill
                 mark[start as usize] = stamp;
+                side_of[c * n + start as usize] = s as u8;
                 stack.push(start);
                 while let Some(x) = stack.pop() {
                     for &t in &self.nbr[x as usize] {
                         if t != NONE && mark[t as usize] != stamp {
                             mark[t as usize] = stamp;
+                            side_of[c * n + t as usize] = s as u8;
                             stack.push(t);
                         }
                     }
@@ -228,12 +315,13 @@ impl Board {
                 }
             }
         }
-        links
+        (links, side_of)
     }
 
-    /// Distances over (box cell, player side) states by 0-1 breadth-first search, reduced
-    /// to the best side per cell. Walking around the box costs 0, a push 1.
-    fn player_aware_row(&self, links: &[[u8; 4]], src: Cell, towards: bool) -> Vec<u16> {
+    /// Distances over (box cell, player side) states by 0-1 breadth-first search, indexed
+    /// `c * 4 + s`. Walking around the box costs 0, a push 1.
+    fn player_aware_row(&self, src: Cell, towards: bool) -> Vec<u16> {
+        let links = &self.links;
         let n = self.n;
         let mut dist = vec![FAR; n * 4];
         let mut deque = std::collections::VecDeque::new();
@@ -268,7 +356,7 @@ impl Board {
                 deque.push_back((y, s));
             }
         }
-        (0..n).map(|c| (0..4).map(|s| dist[c * 4 + s]).min().unwrap_or(FAR)).collect()
+        dist
     }
 
     /// Grid column and row (0-based) of a compact cell.
@@ -324,6 +412,29 @@ mod tests {
         assert_eq!(b.to_goal[g * b.n + b.cell_at(5, 2) as usize], 0);
         assert_eq!(b.to_goal[g * b.n + b.cell_at(1, 1) as usize], FAR);
         assert_eq!(b.from_start[b.cell_at(5, 2) as usize], 3);
+    }
+
+    #[test]
+    fn a_box_is_dead_from_a_side_the_player_cannot_leave() {
+        // A dead-end corridor: with the player between the box and the goal, the box can
+        // only go away from it, and he can never get round to its other side.
+        let b = Board::from_text("#######\n#. $ @#\n#######\n");
+        let (goal_side, far_side, bx) = (b.cell_at(2, 1), b.cell_at(5, 1), b.cell_at(3, 1));
+        assert!(!b.dead_fwd[bx as usize]);
+        assert!(b.dead_from(&b.dead_fwd_sides, bx, goal_side));
+        assert!(!b.dead_from(&b.dead_fwd_sides, bx, far_side));
+        // In a room he can walk round the box, so no side is dead.
+        let b = Board::from_text("#######\n#. $ @#\n#     #\n#######\n");
+        for p in [b.cell_at(2, 1), b.cell_at(5, 1), b.cell_at(3, 2)] {
+            assert!(!b.dead_from(&b.dead_fwd_sides, b.cell_at(3, 1), p));
+        }
+        // Backward: pushed from its start towards the dead end, the box always has the
+        // player behind it, never between it and the end.
+        let b = Board::from_text("#######\n#  $.@#\n#######\n");
+        let (end, bx, exit_side) = (b.cell_at(1, 1), b.cell_at(2, 1), b.cell_at(3, 1));
+        assert!(!b.dead_bwd[bx as usize]);
+        assert!(b.dead_from(&b.dead_bwd_sides, bx, end));
+        assert!(!b.dead_from(&b.dead_bwd_sides, bx, exit_side));
     }
 
     #[test]

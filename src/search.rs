@@ -118,6 +118,8 @@ pub struct Stats {
     pub generated: u64,
     pub duplicates: u64,
     pub dead_freeze: u64,
+    /// Children whose box can reach no target from the player's side of it.
+    pub dead_sides: u64,
     pub dead_matching: u64,
     pub dead_corral: u64,
     /// Positions a corral's own search proved dead (see `corral_deadlock`).
@@ -142,6 +144,7 @@ impl Default for Stats {
             generated: 0,
             duplicates: 0,
             dead_freeze: 0,
+            dead_sides: 0,
             dead_matching: 0,
             dead_corral: 0,
             dead_corral_search: 0,
@@ -164,6 +167,7 @@ impl Stats {
         self.generated += o.generated;
         self.duplicates += o.duplicates;
         self.dead_freeze += o.dead_freeze;
+        self.dead_sides += o.dead_sides;
         self.dead_matching += o.dead_matching;
         self.dead_corral += o.dead_corral;
         self.dead_corral_search += o.dead_corral_search;
@@ -228,6 +232,8 @@ pub struct Side<'a> {
     /// Distances box -> target for the bound, and the targets' count.
     distances: Cow<'a, [u16]>,
     dead: &'a [bool],
+    /// Dead by the player's side of the box too (`Board::dead_fwd_sides`).
+    dead_sides: &'a [u8],
     /// Where this side's boxes are headed: the goals forward, the start cells backward.
     is_target: Vec<bool>,
     nboxes: usize,
@@ -326,9 +332,9 @@ impl<'a> Side<'a> {
         distances: Cow<'a, [u16]>,
     ) -> Side<'a> {
         let nboxes = board.start_boxes.len();
-        let dead = match direction {
-            Direction::Forward => &board.dead_fwd[..],
-            Direction::Backward => &board.dead_bwd[..],
+        let (dead, dead_sides) = match direction {
+            Direction::Forward => (&board.dead_fwd[..], &board.dead_fwd_sides[..]),
+            Direction::Backward => (&board.dead_bwd[..], &board.dead_bwd_sides[..]),
         };
         let table = Table::with_budget(nboxes + 1, memory_bytes);
         let open = match priority {
@@ -356,6 +362,7 @@ impl<'a> Side<'a> {
             open,
             distances,
             dead,
+            dead_sides,
             is_target,
             nboxes,
             occupied: vec![false; board.n],
@@ -732,6 +739,11 @@ impl<'a> Side<'a> {
                 } else {
                     (to, after, Via::Step)
                 };
+                // The player ends on one side of the box; from there it may reach nothing.
+                if self.board.dead_from(self.dead_sides, to, after) {
+                    self.stats.dead_sides += 1;
+                    continue;
+                }
                 if forward && self.switches.freeze {
                     self.occupied[b as usize] = false;
                     self.occupied[to as usize] = true;

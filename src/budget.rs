@@ -8,7 +8,8 @@ pub struct Budget {
     deadline: Instant,
     /// Bytes the search tables together may use.
     pub memory_bytes: usize,
-    /// Expansion cap for deterministic runs (`bench`); `None` in normal runs.
+    /// Expansion cap for deterministic runs (`bench`, `--nodes`); `None` in normal runs.
+    /// The deadline holds as well.
     pub node_limit: Option<u64>,
 }
 
@@ -40,10 +41,7 @@ impl Budget {
 
     #[inline]
     pub fn expired(&self, expansions: u64) -> bool {
-        match self.node_limit {
-            Some(limit) => expansions >= limit,
-            None => Instant::now() >= self.deadline,
-        }
+        self.node_limit.is_some_and(|limit| expansions >= limit) || Instant::now() >= self.deadline
     }
 
     pub fn elapsed(&self) -> f64 {

@@ -47,6 +47,10 @@ The map uses '#' wall, ' ' floor, '.' goal, '$' box, '*' box on goal, '@' player
 
 OPTIONS:
     -t, --time-limit SECONDS   give up after this long (default 10)
+        --nodes N              give up after N expansions too, shared by the
+                               phases as time is: the same search on any
+                               machine and under any load (for comparing
+                               changes; the time limit still holds)
         --memory MB            memory for the search tables (default 700)
         --lurd                 print LURD: lowercase walks, uppercase pushes
         --stats                print search statistics on standard error, with
@@ -85,13 +89,15 @@ EXIT CODES:
 struct Cli {
     options: Options,
     time_limit: f64,
+    nodes: Option<u64>,
     memory_mb: usize,
     lurd: bool,
     stats: bool,
 }
 
 fn parse_args(args: &[String]) -> Result<Cli, String> {
-    let mut cli = Cli { options: Options::default(), time_limit: 10.0, memory_mb: 700, lurd: false, stats: false };
+    let mut cli =
+        Cli { options: Options::default(), time_limit: 10.0, nodes: None, memory_mb: 700, lurd: false, stats: false };
     let mut i = 0;
     let value = |i: &mut usize, name: &str| -> Result<String, String> {
         *i += 1;
@@ -107,6 +113,15 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
                     .ok()
                     .filter(|s| s.is_finite() && *s > 0.0)
                     .ok_or_else(|| format!("--time-limit wants a positive number of seconds, not {:?}", v))?;
+            }
+            "--nodes" => {
+                let v = value(&mut i, a)?;
+                cli.nodes = Some(
+                    v.parse::<u64>()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("--nodes wants a positive whole number, not {:?}", v))?,
+                );
             }
             "--memory" => {
                 let v = value(&mut i, a)?;
@@ -198,7 +213,8 @@ fn main() -> ExitCode {
         Err(e) => return fail(2, &format!("invalid map: {}", e)),
     };
 
-    let budget = Budget::new(start, cli.time_limit, cli.memory_mb << 20);
+    let mut budget = Budget::new(start, cli.time_limit, cli.memory_mb << 20);
+    budget.node_limit = cli.nodes;
     let report = solver::solve(&level, &cli.options, &budget);
     if cli.stats {
         print_stats(&report, &budget);
@@ -213,7 +229,10 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Verdict::NoSolution(why) => fail(1, &format!("no solution exists ({})", why)),
-        Verdict::OutOfTime => fail(1, &format!("no solution found within {} s", cli.time_limit)),
+        Verdict::OutOfTime => match cli.nodes {
+            Some(n) => fail(1, &format!("no solution found within {} s or {} expansions", cli.time_limit, n)),
+            None => fail(1, &format!("no solution found within {} s", cli.time_limit)),
+        },
         Verdict::OutOfMemory => fail(1, &format!("no solution found within {} MB of memory", cli.memory_mb)),
         Verdict::Exhausted => fail(1, "no solution found (the pruned search space is exhausted)"),
         Verdict::Internal(e) => fail(3, &format!("internal error: {}", e)),

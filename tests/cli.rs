@@ -517,6 +517,28 @@ fn stats_name_the_phases_run_in_order_of_time() {
     assert!(ends.windows(2).all(|w| w[0] <= w[1]) && ends[ends.len() - 1] < 0.6, "{}", o.describe());
 }
 
+#[test]
+fn a_node_budget_gives_the_same_search_on_every_run() {
+    let _g = shared();
+    // Solved after its first phase, so the phases' split of the budget counts too.
+    let map = read_map(&repo().join("samples/xsokoban90/xsokoban09.txt"));
+    let args = ["--nodes", "300000", "--stats", "--time-limit", "60"];
+    let first = run_str(&args, &map, Duration::from_secs(60));
+    verify(&map, &first, false).unwrap_or_else(|e| panic!("--nodes: {e}"));
+    let phases = first.stderr.lines().filter(|l| l.starts_with("phase ")).count();
+    assert!(phases >= 2, "solved in the first phase: {}", first.describe());
+    let again = run_str(&args, &map, Duration::from_secs(60));
+    assert_eq!(first.stdout, again.stdout, "{}", again.describe());
+    let counts = |o: &Outcome| -> Vec<String> {
+        o.stderr.lines().filter(|l| l.contains(" expanded ")).map(String::from).collect()
+    };
+    assert_eq!(counts(&first), counts(&again));
+    // Too few expansions: no answer, and the message says which limit ended it.
+    let o = run_str(&["--nodes", "1000"], &map, QUICK);
+    assert_eq!(o.code, Some(1), "{}", o.describe());
+    assert!(o.stdout.is_empty() && o.stderr.contains("1000 expansions"), "{}", o.describe());
+}
+
 // ---------------------------------------------------------------------------
 // 2. A selection of public levels, default mode
 // ---------------------------------------------------------------------------
@@ -1432,6 +1454,7 @@ fn help_and_version() {
         let text = o.stdout.to_lowercase();
         for word in [
             "--time-limit",
+            "--nodes",
             "--lurd",
             "--stats",
             "--search",
@@ -1494,6 +1517,10 @@ fn bad_options_are_rejected() {
         (&["--search"], "--search"),
         (&["--search", "sideways"], "--search"),
         (&["--priority", "dfs"], "--priority"),
+        (&["--nodes"], "--nodes"),
+        (&["--nodes", "0"], "--nodes"),
+        (&["--nodes", "many"], "--nodes"),
+        (&["--nodes", "-3"], "--nodes"),
         (&["--memory", "0"], "--memory"),
         (&["--memory", "lots"], "--memory"),
         (&["--memory", "-5"], "--memory"),

@@ -150,18 +150,29 @@ impl Board {
             (board.links, board.side_of) = board.side_links();
         }
         let m = board.goals.len();
-        let to_goal_sides = board.side_distances(&board.goals, true);
-        let from_start_sides = board.side_distances(&board.start_boxes, false);
-        board.to_goal = board.fewest_over_sides(&to_goal_sides, m);
-        board.from_start = board.fewest_over_sides(&from_start_sides, m);
-        board.dead_fwd_sides = board.dead_sides(&to_goal_sides, m);
-        board.dead_bwd_sides = board.dead_sides(&from_start_sides, m);
+        if board.links.is_empty() {
+            board.to_goal = board.distance_tables(&board.goals, true);
+            board.from_start = board.distance_tables(&board.start_boxes, false);
+        } else {
+            let to_goal_sides = board.side_distances(&board.goals, true);
+            let from_start_sides = board.side_distances(&board.start_boxes, false);
+            board.to_goal = board.fewest_over_sides(&to_goal_sides, m);
+            board.from_start = board.fewest_over_sides(&from_start_sides, m);
+            board.dead_fwd_sides = board.dead_sides(&to_goal_sides, m);
+            board.dead_bwd_sides = board.dead_sides(&from_start_sides, m);
+        }
         board.dead_fwd = (0..n)
             .map(|c| (0..board.goals.len()).all(|g| board.to_goal[g * n + c] == FAR))
             .collect();
         board.dead_bwd = (0..n)
             .map(|c| (0..board.start_boxes.len()).all(|s| board.from_start[s * n + c] == FAR))
             .collect();
+        if board.links.is_empty() {
+            // No sides known: a cell is dead from every side or from none.
+            let all_sides = |dead: &[bool]| dead.iter().map(|&d| if d { 0b1111 } else { 0 }).collect();
+            board.dead_fwd_sides = all_sides(&board.dead_fwd);
+            board.dead_bwd_sides = all_sides(&board.dead_bwd);
+        }
         Ok(board)
     }
 
@@ -186,23 +197,13 @@ impl Board {
     /// side) state, `out[(c * 4 + s) * sources.len() + j]`: a box on `c` with the player
     /// on side `s` (see `side_towards`) needs that many pushes to reach source `j`
     /// (`towards`, found by pulls from it) or needed them to come from it (otherwise).
-    /// On maps too big for the side pass every side holds the plain distance, where the
-    /// player may stand anywhere.
+    /// Only on maps small enough for the side pass: four times the plain tables' size.
     fn side_distances(&self, sources: &[Cell], towards: bool) -> Vec<u16> {
         let (n, m) = (self.n, sources.len());
         let mut out = vec![FAR; n * 4 * m];
         for (j, &src) in sources.iter().enumerate() {
-            if self.links.is_empty() {
-                let row = self.plain_row(src, towards);
-                for c in 0..n {
-                    for s in 0..4 {
-                        out[(c * 4 + s) * m + j] = row[c];
-                    }
-                }
-            } else {
-                for (state, &d) in self.player_aware_row(src, towards).iter().enumerate() {
-                    out[state * m + j] = d;
-                }
+            for (state, &d) in self.player_aware_row(src, towards).iter().enumerate() {
+                out[state * m + j] = d;
             }
         }
         out
@@ -226,9 +227,18 @@ impl Board {
     }
 
     /// Push distances of a lone box between each source and every cell, the player
-    /// wherever he needs to be: `out[j * n + c]` (see `side_distances` for `towards`).
+    /// on the best side: `out[j * n + c]` (see `side_distances` for `towards`). On maps
+    /// too big for the side pass he may stand anywhere, walking through the box.
     pub fn distance_tables(&self, sources: &[Cell], towards: bool) -> Vec<u16> {
-        self.fewest_over_sides(&self.side_distances(sources, towards), sources.len())
+        if self.links.is_empty() {
+            let mut out = Vec::with_capacity(sources.len() * self.n);
+            for &src in sources {
+                out.extend(self.plain_row(src, towards));
+            }
+            out
+        } else {
+            self.fewest_over_sides(&self.side_distances(sources, towards), sources.len())
+        }
     }
 
     /// `side_distances`, as rows per source of the fewest pushes over the sides:

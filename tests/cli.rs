@@ -1446,6 +1446,21 @@ fn large_256x256_map_with_500_boxes_ends_in_time() {
 // ---------------------------------------------------------------------------
 
 #[test]
+fn a_huge_map_is_analysed_quickly_and_in_little_memory() {
+    let _g = exclusive();
+    // Distances by player side take four times the plain tables' memory; beyond the
+    // side pass's size only the plain ones are built. Building both here once took
+    // 630 MB and 4 s before the first push.
+    let map = map_256x256();
+    let o = run_str(&["--time-limit", "0.5"], &map, Duration::from_secs(20));
+    assert!(matches!(o.code, Some(0) | Some(1)), "{}", o.describe());
+    assert!(o.wall < Duration::from_secs(2), "took {:.2?}: {}", o.wall, o.describe());
+    if let Some(kb) = o.peak_kb {
+        assert!(kb < 400 * 1024, "peak resident set {kb} KiB: {}", o.describe());
+    }
+}
+
+#[test]
 fn help_and_version() {
     let _g = shared();
     for flag in ["--help", "-h"] {

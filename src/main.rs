@@ -229,10 +229,10 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Verdict::NoSolution(why) => fail(1, &format!("no solution exists ({})", why)),
-        Verdict::OutOfTime => match cli.nodes {
-            Some(n) => fail(1, &format!("no solution found within {} s or {} expansions", cli.time_limit, n)),
-            None => fail(1, &format!("no solution found within {} s", cli.time_limit)),
-        },
+        Verdict::OutOfTime => {
+            let nodes = cli.nodes.map_or(String::new(), |n| format!(" or {} expansions", n));
+            fail(1, &format!("no solution found within {} s{}", cli.time_limit, nodes))
+        }
         Verdict::OutOfMemory => fail(1, &format!("no solution found within {} MB of memory", cli.memory_mb)),
         Verdict::Exhausted => fail(1, "no solution found (the pruned search space is exhausted)"),
         Verdict::Internal(e) => fail(3, &format!("internal error: {}", e)),

@@ -231,6 +231,7 @@ impl BoxPath {
         target: Cell,
         allowed: &impl Fn(Cell) -> bool,
     ) -> bool {
+        // One mark per cell here, in the slot of its first side.
         let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
         self.queue.clear();
         self.queue.push(from as u32);

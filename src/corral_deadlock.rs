@@ -215,12 +215,12 @@ fn key_of(boxes: &[Cell], area: Cell) -> Key {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::level::Level;
 
     /// Can the position be solved? Breadth-first over every push; for tiny maps only.
-    fn solvable(board: &Board, boxes: &[Cell], player: Cell) -> bool {
+    pub(crate) fn solvable(board: &Board, boxes: &[Cell], player: Cell) -> bool {
         let mut reach = Reach::new(board.n);
         let mut occupied = vec![false; board.n];
         let key = |boxes: &[Cell], player: Cell, reach: &mut Reach, occupied: &mut Vec<bool>| {

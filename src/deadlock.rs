@@ -24,11 +24,18 @@ pub struct Freeze {
     /// Boxes currently assumed to be walls in the recursion.
     as_wall: Vec<bool>,
     off_goal: bool,
+    /// After `assess` found a box frozen: it and the boxes that pin it, all frozen.
+    group: Vec<Cell>,
 }
 
 impl Freeze {
     pub fn new(cells: usize) -> Freeze {
-        Freeze { as_wall: vec![false; cells], off_goal: false }
+        Freeze { as_wall: vec![false; cells], off_goal: false, group: Vec::new() }
+    }
+
+    /// The frozen boxes the last `assess` found (empty if the box could still move).
+    pub fn group(&self) -> &[Cell] {
+        &self.group
     }
 
     /// Does the box just pushed to `cell` make the position a freeze deadlock?
@@ -39,6 +46,7 @@ impl Freeze {
     /// Is the box on `cell` frozen, and are the frozen boxes all on goals?
     pub fn assess(&mut self, board: &Board, occupied: &[bool], cell: Cell) -> Frozen {
         self.off_goal = false;
+        self.group.clear();
         match (self.frozen(board, occupied, cell), self.off_goal) {
             (false, _) => Frozen::No,
             (true, false) => Frozen::OnGoals,
@@ -46,10 +54,38 @@ impl Freeze {
         }
     }
 
+    /// Adds to `walls` every box among `boxes` frozen on a goal with the boxes pinning
+    /// it, skipping boxes already there (`walls` may start with a group from `assess`).
+    pub fn frozen_on_goals(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        boxes: impl Iterator<Item = Cell>,
+        walls: &mut Vec<Cell>,
+    ) {
+        for b in boxes {
+            if board.is_goal[b as usize] && !walls.contains(&b) && self.assess(board, occupied, b) == Frozen::OnGoals {
+                for &x in &self.group {
+                    if !walls.contains(&x) {
+                        walls.push(x);
+                    }
+                }
+            }
+        }
+    }
+
     fn frozen(&mut self, board: &Board, occupied: &[bool], c: Cell) -> bool {
+        // Boxes found frozen on the assumption that `c` is a wall stay in the group only
+        // if `c` turns out frozen.
+        let mark = self.group.len();
         self.as_wall[c as usize] = true;
         let result = self.blocked(board, occupied, c, 0) && self.blocked(board, occupied, c, 2);
         self.as_wall[c as usize] = false;
+        if result {
+            self.group.push(c);
+        } else {
+            self.group.truncate(mark);
+        }
         if result && !board.is_goal[c as usize] {
             self.off_goal = true;
         }
@@ -72,37 +108,41 @@ impl Freeze {
     }
 }
 
-/// A box frozen on a goal is a wall from then on, and may close the way to other goals:
-/// one at the mouth of a one-wide goal corridor leaves the goals behind it for ever
-/// empty, which neither freeze tests nor the bound (distances on the empty board) see.
+/// Boxes frozen on goals are walls from then on, and may close the way to other goals:
+/// one at the mouth of a one-wide goal corridor, or a row of them filled in the wrong
+/// order, leaves the goals behind for ever empty, which neither freeze tests nor the
+/// bound (distances on the empty board) see.
 pub struct GoalCut {
     stamp: Vec<u32>,
     generation: u32,
     queue: Vec<Cell>,
+    is_wall: Vec<bool>,
 }
 
 impl GoalCut {
     pub fn new(cells: usize) -> GoalCut {
-        GoalCut { stamp: vec![0; cells], generation: 0, queue: Vec::with_capacity(cells) }
+        GoalCut { stamp: vec![0; cells], generation: 0, queue: Vec::with_capacity(cells), is_wall: vec![false; cells] }
     }
 
-    /// With the box on `wall` fixed for good, is some empty goal among `goals` out of
+    /// With the boxes on `walls` fixed for good, is some empty goal among `goals` out of
     /// reach of every other box? Pulls from the goal, other boxes ignored (which only
     /// makes reaching easier), must come to a cell holding a box.
-    pub fn cuts_off(&mut self, board: &Board, occupied: &[bool], wall: Cell, goals: &[Cell]) -> bool {
-        goals
-            .iter()
-            .any(|&g| g != wall && !occupied[g as usize] && !self.reaches_a_box(board, occupied, wall, g))
+    pub fn cuts_off(&mut self, board: &Board, occupied: &[bool], walls: &[Cell], goals: &[Cell]) -> bool {
+        walls.iter().for_each(|&w| self.is_wall[w as usize] = true);
+        let cut = goals.iter().any(|&g| !occupied[g as usize] && !self.reaches_a_box(board, occupied, g));
+        walls.iter().for_each(|&w| self.is_wall[w as usize] = false);
+        cut
     }
 
-    fn reaches_a_box(&mut self, board: &Board, occupied: &[bool], wall: Cell, goal: Cell) -> bool {
+    fn reaches_a_box(&mut self, board: &Board, occupied: &[bool], goal: Cell) -> bool {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
             self.generation = 1;
         }
         let g = self.generation;
-        let free = |c: Cell| c != NONE && c != wall;
+        let is_wall = &self.is_wall;
+        let free = |c: Cell| c != NONE && !is_wall[c as usize];
         self.queue.clear();
         self.queue.push(goal);
         self.stamp[goal as usize] = g;
@@ -172,12 +212,87 @@ mod tests {
         let mut f = Freeze::new(b.n);
         assert_eq!(f.assess(&b, &occ, corner), Frozen::OnGoals);
         let mut cut = GoalCut::new(b.n);
-        assert!(cut.cuts_off(&b, &occ, corner, &b.goals));
+        assert!(cut.cuts_off(&b, &occ, f.group(), &b.goals));
         // The same corridor with the box on the top goal instead cuts nothing off.
         let (b, occ) = board_and_boxes("#######\n#*#   #\n#.# $ #\n#. $$ #\n#.  @ #\n#######\n");
         let top = b.cell_at(1, 1);
         let mut cut = GoalCut::new(b.n);
-        assert!(!cut.cuts_off(&b, &occ, top, &b.goals));
+        assert!(!cut.cuts_off(&b, &occ, &[top], &b.goals));
+    }
+
+    #[test]
+    fn a_goal_row_filled_out_of_order_is_cut_off_by_all_its_frozen_boxes() {
+        // The first goal of the bottom row can only be reached along the row, and the
+        // two boxes next to it pin each other there. The box pushed last (on the right
+        // goal) is frozen alone: its own group does not show the cut.
+        let (b, occ) = board_and_boxes("#######\n#  $@ #\n##### #\n#.** *#\n#######\n");
+        let last = b.cell_at(5, 3);
+        let mut f = Freeze::new(b.n);
+        assert_eq!(f.assess(&b, &occ, last), Frozen::OnGoals);
+        let mut walls = f.group().to_vec();
+        let mut cut = GoalCut::new(b.n);
+        assert!(!cut.cuts_off(&b, &occ, &walls, &b.goals), "the last push's group alone cuts nothing");
+        f.frozen_on_goals(&b, &occ, b.start_boxes.iter().copied(), &mut walls);
+        assert!(cut.cuts_off(&b, &occ, &walls, &b.goals));
+    }
+
+    /// Small random rooms: whenever the boxes frozen on goals cut a goal off, the
+    /// position has no solution; and such cuts do come up.
+    #[test]
+    fn every_goal_cut_off_by_frozen_boxes_is_unsolvable() {
+        use crate::corral_deadlock::tests::solvable;
+        use crate::level::Level;
+        let mut seed = 0x0fed_cba9_8765_4321_u64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let (mut cuts, mut tried) = (0, 0);
+        while tried < 4000 {
+            // A 6x4 room with inner walls, four boxes (three on goals more often than not).
+            let mut grid = vec![b' '; 6 * 4];
+            for _ in 0..next(6) {
+                grid[next(24) as usize] = b'#';
+            }
+            let mut free: Vec<usize> = (0..24).filter(|&i| grid[i] == b' ').collect();
+            if free.len() < 9 {
+                continue;
+            }
+            let mut take = |next: &mut dyn FnMut(u64) -> u64| free.swap_remove(next(free.len() as u64) as usize);
+            for _ in 0..3 {
+                let g = take(&mut next);
+                grid[g] = b'*';
+            }
+            let g = take(&mut next);
+            grid[g] = b'.';
+            let x = take(&mut next);
+            grid[x] = b'$';
+            let p = take(&mut next);
+            grid[p] = b'@';
+            let mut text = String::from("########\n");
+            for row in grid.chunks(6) {
+                text.push('#');
+                text.push_str(std::str::from_utf8(row).unwrap());
+                text.push_str("#\n");
+            }
+            text.push_str("########\n");
+            let board = match Level::parse(&text).map(|l| Board::analyse(&l)) {
+                Ok(Ok(b)) => b,
+                _ => continue,
+            };
+            tried += 1;
+            let mut occ = vec![false; board.n];
+            board.start_boxes.iter().for_each(|&c| occ[c as usize] = true);
+            let (mut f, mut walls) = (Freeze::new(board.n), Vec::new());
+            f.frozen_on_goals(&board, &occ, board.start_boxes.iter().copied(), &mut walls);
+            if GoalCut::new(board.n).cuts_off(&board, &occ, &walls, &board.goals) {
+                cuts += 1;
+                assert!(!solvable(&board, &board.start_boxes, board.start_player), "cut but solvable:\n{}", text);
+            }
+        }
+        assert!(cuts >= 20, "only {} cuts found", cuts);
     }
 
     #[test]

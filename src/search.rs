@@ -247,6 +247,8 @@ pub struct Side<'a> {
     labelled_child: bool,
     freeze: Freeze,
     goal_cut: GoalCut,
+    /// Boxes frozen on goals in the child being tested (see `GoalCut`).
+    frozen_walls: Vec<Cell>,
     corrals: Corrals,
     corral_deadlocks: CorralDeadlocks,
     parent_match: Matching,
@@ -372,6 +374,7 @@ impl<'a> Side<'a> {
             labelled_child: false,
             freeze: Freeze::new(board.n),
             goal_cut: GoalCut::new(board.n),
+            frozen_walls: Vec::new(),
             corrals: Corrals::new(board.n),
             corral_deadlocks: CorralDeadlocks::new(board.n, switches.corral_cluster),
             parent_match: Matching::new(nboxes),
@@ -752,7 +755,12 @@ impl<'a> Side<'a> {
                     let frozen = match self.freeze.assess(self.board, &self.occupied, to) {
                         Frozen::No => false,
                         Frozen::OnGoals => {
-                            self.goal_cut.cuts_off(self.board, &self.occupied, to, &self.board.goals)
+                            // Every box frozen on a goal is a wall, not only this group.
+                            self.frozen_walls.clear();
+                            self.frozen_walls.extend_from_slice(self.freeze.group());
+                            let boxes = self.boxes.iter().map(|&x| if x == b { to } else { x });
+                            self.freeze.frozen_on_goals(self.board, &self.occupied, boxes, &mut self.frozen_walls);
+                            self.goal_cut.cuts_off(self.board, &self.occupied, &self.frozen_walls, &self.board.goals)
                         }
                         Frozen::OffGoal => true,
                     };

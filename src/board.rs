@@ -176,6 +176,35 @@ impl Board {
         Ok(board)
     }
 
+    /// Bit `j` of word `(c * 4 + s) * words + j / 64`, `words = (goals.len() + 63) / 64`:
+    /// a lone box on `c` with the player on side `s` (see `side_towards`) can reach goal
+    /// `j`. Empty on maps too big for the side pass.
+    pub fn goal_sets_by_side(&self) -> Vec<u64> {
+        if self.links.is_empty() {
+            return Vec::new();
+        }
+        let words = (self.goals.len() + 63) / 64;
+        let mut sets = vec![0u64; self.n * 4 * words];
+        for (j, &g) in self.goals.iter().enumerate() {
+            for (state, &d) in self.player_aware_row(g, true).iter().enumerate() {
+                if d != FAR {
+                    sets[state * words + j / 64] |= 1 << (j % 64);
+                }
+            }
+        }
+        sets
+    }
+
+    /// The board kept only for `dead_from` forward: no distance tables, nothing backward.
+    pub fn without_search_tables(mut self) -> Board {
+        self.to_goal = Vec::new();
+        self.from_start = Vec::new();
+        self.dead_bwd = Vec::new();
+        self.dead_bwd_sides = Vec::new();
+        self.links = Vec::new();
+        self
+    }
+
     #[inline]
     pub fn step(&self, c: Cell, d: usize) -> Cell {
         self.nbr[c as usize][d]

@@ -11,6 +11,7 @@ mod budget;
 mod corral;
 mod corral_deadlock;
 mod deadlock;
+mod frozen;
 mod hotspot;
 mod level;
 mod open;
@@ -251,6 +252,10 @@ fn print_stats(r: &solver::Report, budget: &Budget) {
         );
         if s.corral_searches > 0 {
             eprintln!("{:<8} corral searches {}, {} positions", "", s.corral_searches, s.corral_search_nodes);
+        }
+        if s.frozen_analyses > 0 {
+            let (dead, boards) = (s.dead_frozen, s.frozen_analyses);
+            eprintln!("{:<8} dead by boxes frozen on goals {}, {} boards with them walled up", "", dead, boards);
         }
         if s.best_h != i32::MAX {
             eprintln!("{:<8} closest: bound {} pushes, {} of {} boxes on target", "", s.best_h, s.most_packed, r.boxes);

@@ -15,6 +15,7 @@ use crate::budget::Budget;
 use crate::corral::{Corral, Corrals};
 use crate::corral_deadlock::CorralDeadlocks;
 use crate::deadlock::{Freeze, Frozen, GoalCut};
+use crate::frozen::FrozenWalls;
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
 use crate::packing::{BoxPath, Packing};
 use crate::reach::{Areas, Reach};
@@ -124,6 +125,10 @@ pub struct Stats {
     pub dead_corral: u64,
     /// Positions a corral's own search proved dead (see `corral_deadlock`).
     pub dead_corral_search: u64,
+    /// Positions dead on the board left by their boxes frozen on goals (see `frozen`),
+    /// and the analyses of such boards made (cache misses).
+    pub dead_frozen: u64,
+    pub frozen_analyses: u64,
     /// Corral searches run (cache misses) and the positions they visited.
     pub corral_searches: u64,
     pub corral_search_nodes: u64,
@@ -148,6 +153,8 @@ impl Default for Stats {
             dead_matching: 0,
             dead_corral: 0,
             dead_corral_search: 0,
+            dead_frozen: 0,
+            frozen_analyses: 0,
             corral_searches: 0,
             corral_search_nodes: 0,
             corral_cuts: 0,
@@ -171,6 +178,8 @@ impl Stats {
         self.dead_matching += o.dead_matching;
         self.dead_corral += o.dead_corral;
         self.dead_corral_search += o.dead_corral_search;
+        self.dead_frozen += o.dead_frozen;
+        self.frozen_analyses += o.frozen_analyses;
         self.corral_searches += o.corral_searches;
         self.corral_search_nodes += o.corral_search_nodes;
         self.corral_cuts += o.corral_cuts;
@@ -251,6 +260,7 @@ pub struct Side<'a> {
     frozen_walls: Vec<Cell>,
     corrals: Corrals,
     corral_deadlocks: CorralDeadlocks,
+    frozen_off: FrozenWalls,
     parent_match: Matching,
     child_match: Matching,
     /// The boxes (rows) `parent_match` was last solved for; empty before the first.
@@ -377,6 +387,7 @@ impl<'a> Side<'a> {
             frozen_walls: Vec::new(),
             corrals: Corrals::new(board.n),
             corral_deadlocks: CorralDeadlocks::new(board.n, switches.corral_cluster),
+            frozen_off: FrozenWalls::new(board.n),
             parent_match: Matching::new(nboxes),
             child_match: Matching::new(nboxes),
             matched: Vec::new(),
@@ -684,6 +695,14 @@ impl<'a> Side<'a> {
             self.set_occupied(false);
             return Step::Expanded;
         }
+        if forward
+            && self.switches.freeze
+            && self.frozen_off.dead(self.board, &self.occupied, &self.boxes, player)
+        {
+            self.stats.dead_frozen += 1;
+            self.set_occupied(false);
+            return Step::Expanded;
+        }
         // Children re-solve only their moved box's row of the parent's matching.
         if self.switches.matching {
             self.bound_of_parent();
@@ -768,6 +787,10 @@ impl<'a> Side<'a> {
                     self.occupied[to as usize] = false;
                     if frozen {
                         self.stats.dead_freeze += 1;
+                        continue;
+                    }
+                    if self.frozen_off.child_dead(self.board, to, after) {
+                        self.stats.dead_frozen += 1;
                         continue;
                     }
                 }
@@ -1027,6 +1050,7 @@ impl<'a> Side<'a> {
         self.stats.stored = self.table.len();
         self.stats.corral_searches = self.corral_deadlocks.searches;
         self.stats.corral_search_nodes = self.corral_deadlocks.nodes;
+        self.stats.frozen_analyses = self.frozen_off.analyses;
     }
 }
 

@@ -266,6 +266,7 @@ impl Assignment {
 mod tests {
     use super::*;
     use crate::corral_deadlock::tests::solvable;
+    use crate::deadlock::Frozen;
 
     fn dead(board: &Board) -> bool {
         let mut occupied = vec![false; board.n];
@@ -306,7 +307,7 @@ mod tests {
     }
 
     /// Small random rooms with boxes on goals: every position called dead has no
-    /// solution, and the verdict does come up.
+    /// solution, nor has any child `child_dead` calls dead; both verdicts do come up.
     #[test]
     fn every_position_called_dead_is_unsolvable() {
         use crate::level::Level;
@@ -317,7 +318,7 @@ mod tests {
             seed ^= seed << 17;
             seed % m
         };
-        let (mut proven, mut tried) = (0, 0);
+        let (mut proven, mut children_proven, mut tried) = (0, 0, 0);
         while tried < 3000 {
             let mut grid = vec![b' '; 6 * 4];
             for _ in 0..next(6) {
@@ -344,13 +345,39 @@ mod tests {
                 _ => continue,
             };
             tried += 1;
-            if dead(&board) {
+            let mut occupied = vec![false; board.n];
+            board.start_boxes.iter().for_each(|&b| occupied[b as usize] = true);
+            let mut walls = FrozenWalls::new(board.n);
+            if walls.dead(&board, &occupied, &board.start_boxes, board.start_player) {
                 proven += 1;
-                if std::env::var("SHOWDEAD").is_ok() { eprintln!("{}", text); }
                 let solvable = solvable(&board, &board.start_boxes, board.start_player);
                 assert!(!solvable, "called dead but solvable:\n{}", text);
+                continue;
+            }
+            // The children on the same board: each push that freezes nothing more.
+            let mut reach = Reach::new(board.n);
+            reach.fill(&board, &occupied, board.start_player);
+            for (k, &b) in board.start_boxes.iter().enumerate() {
+                for d in 0..4 {
+                    let (to, stand) = (board.step(b, d), board.step(b, d ^ 1));
+                    if to == NONE || stand == NONE || occupied[to as usize] || !reach.reached(stand) {
+                        continue;
+                    }
+                    let mut boxes = board.start_boxes.clone();
+                    boxes[k] = to;
+                    occupied[b as usize] = false;
+                    occupied[to as usize] = true;
+                    let freezes = Freeze::new(board.n).assess(&board, &occupied, to) != Frozen::No;
+                    occupied[b as usize] = true;
+                    occupied[to as usize] = false;
+                    if !freezes && walls.child_dead(&board, to, b) {
+                        children_proven += 1;
+                        assert!(!solvable(&board, &boxes, b), "child called dead but solvable:\n{}", text);
+                    }
+                }
             }
         }
         assert!(proven >= 20, "only {} positions found dead", proven);
+        assert!(children_proven >= 20, "only {} children found dead", children_proven);
     }
 }

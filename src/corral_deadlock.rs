@@ -215,95 +215,21 @@ fn key_of(boxes: &[Cell], area: Cell) -> Key {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-    use crate::level::Level;
-
-    /// Can the position be solved? Breadth-first over every push; for tiny maps only.
-    pub(crate) fn solvable(board: &Board, boxes: &[Cell], player: Cell) -> bool {
-        let mut reach = Reach::new(board.n);
-        let mut occupied = vec![false; board.n];
-        let key = |boxes: &[Cell], player: Cell, reach: &mut Reach, occupied: &mut Vec<bool>| {
-            let mut k = boxes.to_vec();
-            k.sort_unstable();
-            k.iter().for_each(|&b| occupied[b as usize] = true);
-            k.push(reach.fill(board, occupied, player));
-            k.iter().take(boxes.len()).for_each(|&b| occupied[b as usize] = false);
-            k
-        };
-        let root = key(boxes, player, &mut reach, &mut occupied);
-        let mut seen = HashSet::from([root.clone()]);
-        let mut queue = vec![root];
-        while let Some(state) = queue.pop() {
-            let (boxes, player) = state.split_at(state.len() - 1);
-            if boxes.iter().all(|&b| board.is_goal[b as usize]) {
-                return true;
-            }
-            boxes.iter().for_each(|&b| occupied[b as usize] = true);
-            reach.fill(board, &occupied, player[0]);
-            let mut children = Vec::new();
-            for (i, &b) in boxes.iter().enumerate() {
-                for d in 0..4 {
-                    let (to, stand) = (board.step(b, d), board.step(b, d ^ 1));
-                    if to != NONE && stand != NONE && !occupied[to as usize] && reach.reached(stand) {
-                        let mut moved = boxes.to_vec();
-                        moved[i] = to;
-                        children.push((moved, b));
-                    }
-                }
-            }
-            boxes.iter().for_each(|&b| occupied[b as usize] = false);
-            for (moved, p) in children {
-                let k = key(&moved, p, &mut reach, &mut occupied);
-                if seen.insert(k.clone()) {
-                    queue.push(k);
-                }
-            }
-        }
-        false
-    }
+    use crate::testing::{solvable, Rooms};
 
     /// Small random maps: every position a corral search calls dead must be unsolvable,
     /// and the search must find some (else this test proves nothing).
     #[test]
     fn every_corral_called_dead_is_unsolvable() {
-        let mut seed = 0x1234_5678_9abc_def0_u64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut rooms = Rooms::new(0x1234_5678_9abc_def0);
         let (mut proven, mut tried) = (0, 0);
         while tried < 3000 {
             // A 6x5 room with a few inner walls, three boxes, three goals and the player.
-            let mut grid = vec![b' '; 6 * 5];
-            for _ in 0..next(5) {
-                grid[next(30) as usize] = b'#';
-            }
-            let mut free: Vec<usize> = (0..30).filter(|&i| grid[i] == b' ').collect();
-            let mut take =
-                |next: &mut dyn FnMut(u64) -> u64| free.swap_remove(next(free.len() as u64) as usize);
-            for _ in 0..3 {
-                let g = take(&mut next);
-                grid[g] = b'.';
-            }
-            for _ in 0..3 {
-                let b = take(&mut next);
-                grid[b] = if grid[b] == b'.' { b'*' } else { b'$' };
-            }
-            let p = take(&mut next);
-            grid[p] = b'@';
-            let mut text = String::from("########\n");
-            for row in grid.chunks(6) {
-                text.push('#');
-                text.push_str(std::str::from_utf8(row).unwrap());
-                text.push_str("#\n");
-            }
-            text.push_str("########\n");
-            let board = match Level::parse(&text).map(|l| Board::analyse(&l)) {
-                Ok(Ok(b)) => b,
-                _ => continue,
+            let (board, text) = match rooms.room(6, 5, 5, 0, b"...$$$@") {
+                Some(room) => room,
+                None => continue,
             };
             tried += 1;
             let boxes = board.start_boxes.clone();

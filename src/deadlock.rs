@@ -240,47 +240,14 @@ mod tests {
     /// position has no solution; and such cuts do come up.
     #[test]
     fn every_goal_cut_off_by_frozen_boxes_is_unsolvable() {
-        use crate::corral_deadlock::tests::solvable;
-        use crate::level::Level;
-        let mut seed = 0x0fed_cba9_8765_4321_u64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        use crate::testing::{solvable, Rooms};
+        let mut rooms = Rooms::new(0x0fed_cba9_8765_4321);
         let (mut cuts, mut tried) = (0, 0);
         while tried < 4000 {
             // A 6x4 room with inner walls, four boxes (three on goals more often than not).
-            let mut grid = vec![b' '; 6 * 4];
-            for _ in 0..next(6) {
-                grid[next(24) as usize] = b'#';
-            }
-            let mut free: Vec<usize> = (0..24).filter(|&i| grid[i] == b' ').collect();
-            if free.len() < 9 {
-                continue;
-            }
-            let mut take = |next: &mut dyn FnMut(u64) -> u64| free.swap_remove(next(free.len() as u64) as usize);
-            for _ in 0..3 {
-                let g = take(&mut next);
-                grid[g] = b'*';
-            }
-            let g = take(&mut next);
-            grid[g] = b'.';
-            let x = take(&mut next);
-            grid[x] = b'$';
-            let p = take(&mut next);
-            grid[p] = b'@';
-            let mut text = String::from("########\n");
-            for row in grid.chunks(6) {
-                text.push('#');
-                text.push_str(std::str::from_utf8(row).unwrap());
-                text.push_str("#\n");
-            }
-            text.push_str("########\n");
-            let board = match Level::parse(&text).map(|l| Board::analyse(&l)) {
-                Ok(Ok(b)) => b,
-                _ => continue,
+            let (board, text) = match rooms.room(6, 4, 6, 9, b"***.$@") {
+                Some(room) => room,
+                None => continue,
             };
             tried += 1;
             let mut occ = vec![false; board.n];

@@ -265,7 +265,7 @@ impl Assignment {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corral_deadlock::tests::solvable;
+    use crate::testing::{solvable, Rooms};
     use crate::deadlock::Frozen;
 
     fn dead(board: &Board) -> bool {
@@ -310,39 +310,12 @@ mod tests {
     /// solution, nor has any child `child_dead` calls dead; both verdicts do come up.
     #[test]
     fn every_position_called_dead_is_unsolvable() {
-        use crate::level::Level;
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut rooms = Rooms::new(0x2545_f491_4f6c_dd1d);
         let (mut proven, mut children_proven, mut tried) = (0, 0, 0);
         while tried < 3000 {
-            let mut grid = vec![b' '; 6 * 4];
-            for _ in 0..next(6) {
-                grid[next(24) as usize] = b'#';
-            }
-            let mut free: Vec<usize> = (0..24).filter(|&i| grid[i] == b' ').collect();
-            if free.len() < 8 {
-                continue;
-            }
-            let mut take = |next: &mut dyn FnMut(u64) -> u64| free.swap_remove(next(free.len() as u64) as usize);
-            for mark in [b'*', b'*', b'.', b'.', b'$', b'$', b'@'] {
-                let c = take(&mut next);
-                grid[c] = mark;
-            }
-            let mut text = String::from("########\n");
-            for row in grid.chunks(6) {
-                text.push('#');
-                text.push_str(std::str::from_utf8(row).unwrap());
-                text.push_str("#\n");
-            }
-            text.push_str("########\n");
-            let board = match Level::parse(&text).map(|l| Board::analyse(&l)) {
-                Ok(Ok(b)) => b,
-                _ => continue,
+            let (board, text) = match rooms.room(6, 4, 6, 8, b"**..$$@") {
+                Some(room) => room,
+                None => continue,
             };
             tried += 1;
             let mut occupied = vec![false; board.n];

@@ -22,6 +22,8 @@ mod solution;
 mod solver;
 mod state;
 mod table;
+#[cfg(test)]
+mod testing;
 
 use std::io::{Read, Write};
 use std::process::ExitCode;

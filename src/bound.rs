@@ -23,6 +23,7 @@ pub struct Matching {
     way: Vec<usize>,
     minv: Vec<i32>,
     used: Vec<bool>,
+    shift_at: Vec<i32>,
     /// Scratch for `rebase`: the old costs and row potentials, and old row -> new row.
     old_cost: Vec<i32>,
     old_u: Vec<i32>,
@@ -40,6 +41,7 @@ impl Matching {
             way: vec![0; n + 1],
             minv: vec![0; n + 1],
             used: vec![false; n + 1],
+            shift_at: vec![0; n + 1],
             old_cost: vec![0; n * n],
             old_u: vec![0; n + 1],
             renumber: vec![0; n + 1],
@@ -170,45 +172,48 @@ impl Matching {
         sum
     }
 
-    /// One Dijkstra-like augmentation adding row `i` (1-based) to the matching.
+    /// One Dijkstra-like augmentation adding row `i` (1-based) to the matching. The
+    /// potentials move once, at the end: `minv` holds each column's distance plus the
+    /// total shift so far, and `shift_at` the shift when a column was settled.
     fn insert_row(&mut self, i: usize) {
         let n = self.n;
         self.col_row[0] = i;
         let mut j0 = 0usize;
+        let mut shift = 0i32;
         self.minv.iter_mut().for_each(|x| *x = i32::MAX);
         self.used.iter_mut().for_each(|x| *x = false);
         loop {
             self.used[j0] = true;
+            self.shift_at[j0] = shift;
             let i0 = self.col_row[j0];
-            let mut delta = i32::MAX;
+            let mut best = i32::MAX;
             let mut j1 = 0;
             let row = &self.cost[(i0 - 1) * n..i0 * n];
-            let ui0 = self.u[i0];
+            let base = shift - self.u[i0];
             for j in 1..=n {
                 if !self.used[j] {
-                    let cur = row[j - 1] - ui0 - self.v[j];
+                    let cur = row[j - 1] + base - self.v[j];
                     if cur < self.minv[j] {
                         self.minv[j] = cur;
                         self.way[j] = j0;
                     }
-                    if self.minv[j] < delta {
-                        delta = self.minv[j];
+                    if self.minv[j] < best {
+                        best = self.minv[j];
                         j1 = j;
                     }
                 }
             }
-            for j in 0..=n {
-                if self.used[j] {
-                    let r = self.col_row[j];
-                    self.u[r] += delta;
-                    self.v[j] -= delta;
-                } else {
-                    self.minv[j] -= delta;
-                }
-            }
+            shift = best;
             j0 = j1;
             if self.col_row[j0] == 0 {
                 break;
+            }
+        }
+        for j in 0..=n {
+            if self.used[j] {
+                let delta = shift - self.shift_at[j];
+                self.u[self.col_row[j]] += delta;
+                self.v[j] -= delta;
             }
         }
         loop {

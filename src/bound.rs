@@ -190,16 +190,18 @@ impl Matching {
             let mut j1 = 0;
             let row = &self.cost[(i0 - 1) * n..i0 * n];
             let base = shift - self.u[i0];
-            for j in 1..=n {
-                if !self.used[j] {
-                    let cur = row[j - 1] + base - self.v[j];
-                    if cur < self.minv[j] {
-                        self.minv[j] = cur;
-                        self.way[j] = j0;
+            // Zipped slices: no bounds checks in the hottest loop of the search.
+            let columns = self.minv[1..].iter_mut().zip(&mut self.way[1..]).zip(&self.v[1..]).zip(&self.used[1..]);
+            for (j, (((minv, way), &v), &used)) in columns.enumerate() {
+                if !used {
+                    let cur = row[j] + base - v;
+                    if cur < *minv {
+                        *minv = cur;
+                        *way = j0;
                     }
-                    if self.minv[j] < best {
-                        best = self.minv[j];
-                        j1 = j;
+                    if *minv < best {
+                        best = *minv;
+                        j1 = j + 1;
                     }
                 }
             }

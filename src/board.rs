@@ -62,6 +62,17 @@ impl Board {
     /// Analyse a level. `Err` means the map is provably unsolvable as given (a box or goal
     /// lies where the player can never go and is not already paired).
     pub fn analyse(level: &Level) -> Result<Board, String> {
+        Board::analysed(level, true).map(|(board, _)| board)
+    }
+
+    /// The forward tables only (nothing for a backward search), and the goals a lone box
+    /// can reach from each (cell, player side): bit `j` of word `(c * 4 + s) * words +
+    /// j / 64`, `words = (goals.len() + 63) / 64`; empty on maps too big for the side pass.
+    pub fn analyse_forward(level: &Level) -> Result<(Board, Vec<u64>), String> {
+        Board::analysed(level, false)
+    }
+
+    fn analysed(level: &Level, backward: bool) -> Result<(Board, Vec<u64>), String> {
         let (w, h) = (level.width, level.height);
         let step = |g: usize, d: usize| -> Option<usize> {
             let x = (g % w) as isize + DX[d];
@@ -150,57 +161,44 @@ impl Board {
             (board.links, board.side_of) = board.side_links();
         }
         let m = board.goals.len();
+        let mut goal_sets = Vec::new();
         if board.links.is_empty() {
             board.to_goal = board.distance_tables(&board.goals, true);
-            board.from_start = board.distance_tables(&board.start_boxes, false);
+            if backward {
+                board.from_start = board.distance_tables(&board.start_boxes, false);
+            }
         } else {
             let to_goal_sides = board.side_distances(&board.goals, true);
-            let from_start_sides = board.side_distances(&board.start_boxes, false);
             board.to_goal = board.fewest_over_sides(&to_goal_sides, m);
-            board.from_start = board.fewest_over_sides(&from_start_sides, m);
             board.dead_fwd_sides = board.dead_sides(&to_goal_sides, m);
-            board.dead_bwd_sides = board.dead_sides(&from_start_sides, m);
+            if backward {
+                let from_start_sides = board.side_distances(&board.start_boxes, false);
+                board.from_start = board.fewest_over_sides(&from_start_sides, m);
+                board.dead_bwd_sides = board.dead_sides(&from_start_sides, m);
+            } else {
+                goal_sets = reachable_sets(&to_goal_sides, m);
+            }
         }
         board.dead_fwd = (0..n)
             .map(|c| (0..board.goals.len()).all(|g| board.to_goal[g * n + c] == FAR))
             .collect();
-        board.dead_bwd = (0..n)
-            .map(|c| (0..board.start_boxes.len()).all(|s| board.from_start[s * n + c] == FAR))
-            .collect();
+        if backward {
+            board.dead_bwd = (0..n)
+                .map(|c| (0..board.start_boxes.len()).all(|s| board.from_start[s * n + c] == FAR))
+                .collect();
+        }
         if board.links.is_empty() {
             // No sides known: a cell is dead from every side or from none.
             let all_sides = |dead: &[bool]| dead.iter().map(|&d| if d { 0b1111 } else { 0 }).collect();
             board.dead_fwd_sides = all_sides(&board.dead_fwd);
             board.dead_bwd_sides = all_sides(&board.dead_bwd);
         }
-        Ok(board)
+        Ok((board, goal_sets))
     }
 
-    /// Bit `j` of word `(c * 4 + s) * words + j / 64`, `words = (goals.len() + 63) / 64`:
-    /// a lone box on `c` with the player on side `s` (see `side_towards`) can reach goal
-    /// `j`. Empty on maps too big for the side pass.
-    pub fn goal_sets_by_side(&self) -> Vec<u64> {
-        if self.links.is_empty() {
-            return Vec::new();
-        }
-        let words = (self.goals.len() + 63) / 64;
-        let mut sets = vec![0u64; self.n * 4 * words];
-        for (j, &g) in self.goals.iter().enumerate() {
-            for (state, &d) in self.player_aware_row(g, true).iter().enumerate() {
-                if d != FAR {
-                    sets[state * words + j / 64] |= 1 << (j % 64);
-                }
-            }
-        }
-        sets
-    }
-
-    /// The board kept only for `dead_from` forward: no distance tables, nothing backward.
+    /// The board kept only for `dead_from` forward: no distance tables.
     pub fn without_search_tables(mut self) -> Board {
         self.to_goal = Vec::new();
-        self.from_start = Vec::new();
-        self.dead_bwd = Vec::new();
-        self.dead_bwd_sides = Vec::new();
         self.links = Vec::new();
         self
     }
@@ -416,6 +414,21 @@ impl Board {
     pub fn cell_at(&self, x: usize, y: usize) -> Cell {
         self.grid_of.iter().position(|&g| g == y * self.width + x).unwrap() as Cell
     }
+}
+
+/// Per (cell, side) state of `sides` (`side_distances` over `m` sources), the sources it
+/// reaches as a bit set of `(m + 63) / 64` words.
+fn reachable_sets(sides: &[u16], m: usize) -> Vec<u64> {
+    let words = (m + 63) / 64;
+    let mut sets = vec![0u64; sides.len() / m.max(1) * words];
+    for (state, row) in sides.chunks(m.max(1)).enumerate() {
+        for (j, &d) in row.iter().enumerate() {
+            if d != FAR {
+                sets[state * words + j / 64] |= 1 << (j % 64);
+            }
+        }
+    }
+    sets
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ const MAX_CELLS: usize = 1024;
 struct Walled {
     /// `None` when the analysis failed (a board too big); no verdicts then.
     board: Option<Board>,
-    /// The goals a box can reach from each of its sides (`Board::goal_sets_by_side`).
+    /// The goals a box can reach from each of its sides (`Board::analyse_forward`).
     goal_sets: Vec<u64>,
     /// Cell of the full board -> cell of `board`, or `NONE` outside the player's region.
     cell_of: Vec<Cell>,
@@ -150,8 +150,8 @@ fn walled(board: &Board, walls: &[bool], player: Cell) -> Walled {
         level.boxes[g] = open_goal;
     }
     let mut cell_of = vec![NONE; board.n];
-    let walled = match Board::analyse(&level) {
-        Ok(b) => b,
+    let (walled, goal_sets) = match Board::analyse_forward(&level) {
+        Ok(analysed) => analysed,
         Err(_) => return Walled { board: None, goal_sets: Vec::new(), cell_of },
     };
     for (i, &g) in walled.grid_of.iter().enumerate() {
@@ -160,7 +160,6 @@ fn walled(board: &Board, walls: &[bool], player: Cell) -> Walled {
             cell_of[c] = i as Cell;
         }
     }
-    let goal_sets = walled.goal_sets_by_side();
     Walled { board: Some(walled.without_search_tables()), goal_sets, cell_of }
 }
 

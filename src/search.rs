@@ -265,6 +265,11 @@ pub struct Side<'a> {
     child_match: Matching,
     /// The boxes (rows) `parent_match` was last solved for; empty before the first.
     matched: Vec<Cell>,
+    /// Earlier nodes' matchings and their boxes, for repairs: phases whose queues take
+    /// turns jump between lines of the search, and solving afresh costs an augmentation
+    /// per box. `next_spare` is the slot a matching goes to next.
+    spare_matches: Vec<(Vec<Cell>, Matching)>,
+    next_spare: usize,
     /// Scratch for repairing `parent_match`: cell -> its row in `matched` (checked
     /// against it, never cleared), new row -> old row, and the new rows' costs.
     row_of_cell: Vec<u16>,
@@ -306,6 +311,8 @@ pub struct Side<'a> {
 /// More moved boxes than this and the parent's matching is solved afresh (an
 /// augmentation per moved box would cost more).
 const MAX_REPAIRED_ROWS: usize = 3;
+/// Spare matchings kept for repairs (see `Side::closest_matching`).
+const SPARE_MATCHES: usize = 4;
 
 /// Within one advisor weight, nodes go by rank in this many bands (better rank first,
 /// which solved a level more than last in, first out); finer bands cost more buckets.
@@ -391,6 +398,8 @@ impl<'a> Side<'a> {
             parent_match: Matching::new(nboxes),
             child_match: Matching::new(nboxes),
             matched: Vec::new(),
+            spare_matches: Vec::new(),
+            next_spare: 0,
             row_of_cell: vec![0; board.n],
             old_row: vec![None; nboxes],
             fresh: vec![0; nboxes * nboxes],
@@ -448,6 +457,7 @@ impl<'a> Side<'a> {
             return self.nearest_sum(self.boxes.iter().copied());
         }
         let n = self.nboxes;
+        self.closest_matching();
         if let Some(h) = self.repair_parent_match() {
             return h;
         }
@@ -457,6 +467,34 @@ impl<'a> Side<'a> {
         }
         self.matched.clone_from(&self.boxes);
         self.parent_match.solve()
+    }
+
+    /// Make the stored matching whose boxes differ least from the node's the one to
+    /// repair; one about to be solved afresh over is kept among the spares.
+    fn closest_matching(&mut self) {
+        let mut best = moved_rows(&mut self.row_of_cell, &self.boxes, &self.matched);
+        let mut pick = None;
+        for i in 0..self.spare_matches.len() {
+            let moved = moved_rows(&mut self.row_of_cell, &self.boxes, &self.spare_matches[i].0);
+            if moved < best {
+                (best, pick) = (moved, Some(i));
+            }
+        }
+        let slot = match pick {
+            Some(i) => i,
+            None if best > MAX_REPAIRED_ROWS && self.matched.len() == self.nboxes => {
+                if self.spare_matches.len() < SPARE_MATCHES {
+                    self.spare_matches.push((Vec::new(), Matching::new(self.nboxes)));
+                }
+                let i = self.next_spare % self.spare_matches.len();
+                self.next_spare = i + 1;
+                i
+            }
+            None => return,
+        };
+        let spare = &mut self.spare_matches[slot];
+        std::mem::swap(&mut self.matched, &mut spare.0);
+        std::mem::swap(&mut self.parent_match, &mut spare.1);
     }
 
     /// A best-first search mostly expands a child of the node it expanded last, whose
@@ -1052,6 +1090,25 @@ impl<'a> Side<'a> {
         self.stats.corral_search_nodes = self.corral_deadlocks.nodes;
         self.stats.frozen_analyses = self.frozen_off.analyses;
     }
+}
+
+/// How many of `boxes` are not among `layout`'s (more than all if it has none), with
+/// `row_of_cell` as scratch (cell -> row, checked against `layout`, never cleared).
+fn moved_rows(row_of_cell: &mut [u16], boxes: &[Cell], layout: &[Cell]) -> usize {
+    let n = boxes.len();
+    if layout.len() != n {
+        return n + 1;
+    }
+    for (p, &c) in layout.iter().enumerate() {
+        row_of_cell[c as usize] = p as u16;
+    }
+    boxes
+        .iter()
+        .filter(|&&c| {
+            let p = row_of_cell[c as usize] as usize;
+            p >= n || layout[p] != c
+        })
+        .count()
 }
 
 /// Join a forward path to node `f` with a backward path from node `b` (same state).

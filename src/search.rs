@@ -476,7 +476,7 @@ impl<'a> Side<'a> {
         let mut pick = None;
         for i in 0..self.spare_matches.len() {
             let moved = moved_rows(&mut self.row_of_cell, &self.boxes, &self.spare_matches[i].0);
-            if moved < best {
+            if moved < best && moved <= MAX_REPAIRED_ROWS {
                 (best, pick) = (moved, Some(i));
             }
         }

@@ -506,14 +506,11 @@ impl<'a> Side<'a> {
         if self.matched.len() != n || !self.parent_match.potentials_are_small() {
             return None;
         }
-        for (p, &c) in self.matched.iter().enumerate() {
-            self.row_of_cell[c as usize] = p as u16;
-        }
+        mark_rows(&mut self.row_of_cell, &self.matched);
         let mut moved = 0;
         for k in 0..n {
             let c = self.boxes[k];
-            let p = self.row_of_cell[c as usize] as usize;
-            self.old_row[k] = (p < n && self.matched[p] == c).then_some(p);
+            self.old_row[k] = row_in(&self.row_of_cell, &self.matched, c);
             if self.old_row[k].is_none() {
                 moved += 1;
                 if moved > MAX_REPAIRED_ROWS {
@@ -1092,23 +1089,29 @@ impl<'a> Side<'a> {
     }
 }
 
-/// How many of `boxes` are not among `layout`'s (more than all if it has none), with
-/// `row_of_cell` as scratch (cell -> row, checked against `layout`, never cleared).
-fn moved_rows(row_of_cell: &mut [u16], boxes: &[Cell], layout: &[Cell]) -> usize {
-    let n = boxes.len();
-    if layout.len() != n {
-        return n + 1;
-    }
+/// Record in `row_of_cell` (cell -> row; scratch, never cleared) the row of each of
+/// `layout`'s boxes, for `row_in`.
+fn mark_rows(row_of_cell: &mut [u16], layout: &[Cell]) {
     for (p, &c) in layout.iter().enumerate() {
         row_of_cell[c as usize] = p as u16;
     }
-    boxes
-        .iter()
-        .filter(|&&c| {
-            let p = row_of_cell[c as usize] as usize;
-            p >= n || layout[p] != c
-        })
-        .count()
+}
+
+/// The row of a box on `c` in `layout`, if it has one, right after `mark_rows(layout)`:
+/// a stale mark from another layout fails the check against `layout`.
+fn row_in(row_of_cell: &[u16], layout: &[Cell], c: Cell) -> Option<usize> {
+    let p = row_of_cell[c as usize] as usize;
+    (p < layout.len() && layout[p] == c).then_some(p)
+}
+
+/// How many of `boxes` are not among `layout`'s (more than all if it has none), with
+/// `row_of_cell` as scratch.
+fn moved_rows(row_of_cell: &mut [u16], boxes: &[Cell], layout: &[Cell]) -> usize {
+    if layout.len() != boxes.len() {
+        return boxes.len() + 1;
+    }
+    mark_rows(row_of_cell, layout);
+    boxes.iter().filter(|&&c| row_in(row_of_cell, layout, c).is_none()).count()
 }
 
 /// Join a forward path to node `f` with a backward path from node `b` (same state).

@@ -13,6 +13,9 @@ pub const NONE: Cell = u16::MAX;
 pub const FAR: u16 = u16::MAX;
 /// Above this many cells the side-connectivity pass (quadratic) is skipped.
 const PLAYER_AWARE_MAX_CELLS: usize = 4000;
+/// A doorway cuts off parts of at least this many cells: a box closing a smaller pocket
+/// only fills a nook, it does not split the level into rooms.
+const DOORWAY_MIN_PART: u32 = 3;
 
 /// Directions in the order U, D, L, R; `d ^ 1` is the opposite direction.
 pub const DIRS: [char; 4] = ['U', 'D', 'L', 'R'];
@@ -56,6 +59,9 @@ pub struct Board {
     pub dead_fwd_sides: Vec<u8>,
     /// The same for a box that must have come from a start cell (backward search).
     pub dead_bwd_sides: Vec<u8>,
+    /// A box here would split the floor into separate parts (FESS's links between
+    /// rooms); only on the full board (`analyse`), empty on walled ones.
+    pub doorway: Vec<bool>,
 }
 
 impl Board {
@@ -156,7 +162,11 @@ impl Board {
             side_of: Vec::new(),
             dead_fwd_sides: Vec::new(),
             dead_bwd_sides: Vec::new(),
+            doorway: Vec::new(),
         };
+        if backward {
+            board.doorway = board.doorways();
+        }
         if n <= PLAYER_AWARE_MAX_CELLS {
             (board.links, board.side_of) = board.side_links();
         }
@@ -194,6 +204,79 @@ impl Board {
             board.dead_bwd_sides = all_sides(&board.dead_bwd);
         }
         Ok((board, goal_sets))
+    }
+
+    /// Cells whose removal cuts the floor into two or more parts of at least
+    /// `DOORWAY_MIN_PART` cells each: articulation points by one depth-first pass, each
+    /// child subtree that cannot climb above a cell being a part it cuts off.
+    fn doorways(&self) -> Vec<bool> {
+        let n = self.n;
+        const UNSEEN: u32 = u32::MAX;
+        let mut order = vec![UNSEEN; n];
+        let mut low = vec![0u32; n];
+        let mut size = vec![1u32; n];
+        let mut parent = vec![NONE; n];
+        // Per cell: the parts below it that it cuts off, their cells, the smallest one.
+        let mut parts = vec![0u32; n];
+        let mut cut_off = vec![0u32; n];
+        let mut smallest = vec![u32::MAX; n];
+        let mut door = vec![false; n];
+        let mut stack: Vec<(Cell, usize)> = Vec::new();
+        let mut visited: Vec<Cell> = Vec::new();
+        let mut clock = 0;
+        for root in 0..n as Cell {
+            if order[root as usize] != UNSEEN {
+                continue;
+            }
+            visited.clear();
+            order[root as usize] = clock;
+            low[root as usize] = clock;
+            clock += 1;
+            stack.push((root, 0));
+            while let Some(top) = stack.last_mut() {
+                let (v, d) = (top.0 as usize, top.1);
+                if d < 4 {
+                    top.1 += 1;
+                    let u = self.nbr[v][d];
+                    if u == NONE {
+                        continue;
+                    }
+                    if order[u as usize] == UNSEEN {
+                        order[u as usize] = clock;
+                        low[u as usize] = clock;
+                        clock += 1;
+                        parent[u as usize] = v as Cell;
+                        stack.push((u, 0));
+                    } else if u != parent[v] {
+                        low[v] = low[v].min(order[u as usize]);
+                    }
+                    continue;
+                }
+                stack.pop();
+                visited.push(v as Cell);
+                let p = parent[v];
+                if p != NONE {
+                    let p = p as usize;
+                    low[p] = low[p].min(low[v]);
+                    size[p] += size[v];
+                    if low[v] >= order[p] {
+                        parts[p] += 1;
+                        cut_off[p] += size[v];
+                        smallest[p] = smallest[p].min(size[v]);
+                    }
+                }
+            }
+            let total = size[root as usize];
+            for &v in &visited {
+                let v = v as usize;
+                // What is left holds the cell's parent side (nothing for the root).
+                let rest = total - 1 - cut_off[v];
+                let (count, least) =
+                    if rest > 0 { (parts[v] + 1, smallest[v].min(rest)) } else { (parts[v], smallest[v]) };
+                door[v] = count >= 2 && least >= DOORWAY_MIN_PART;
+            }
+        }
+        door
     }
 
     /// The board kept only for `dead_from` forward: no distance tables.
@@ -435,6 +518,65 @@ fn reachable_sets(sides: &[u16], m: usize) -> Vec<u64> {
 mod tests {
     use super::*;
 
+
+    #[test]
+    fn doorways_split_the_floor_into_parts_of_three_cells_or_more() {
+        // Two rooms joined by a corridor; a nook of one cell and a pocket of two.
+        let b = Board::from_text(concat!(
+            "##########\n",
+            "#@  #   .#\n",
+            "# $   $  #\n",
+            "#.  #    #\n",
+            "## ### ###\n",
+            " ##### ##\n",
+            "      ###\n",
+        ));
+        let door = |x, y| b.doorway[b.cell_at(x, y) as usize];
+        assert!(door(4, 2), "the corridor between the rooms");
+        assert!(!door(2, 2), "inside a room");
+        assert!(!door(2, 3), "the cell in front of the nook cuts off one cell only");
+        assert!(!door(6, 3), "the way into the pocket cuts off two cells only");
+        assert!(!door(6, 4), "inside the pocket");
+    }
+
+    /// The one-pass analysis against its definition, cell by cell, on random rooms.
+    #[test]
+    fn doorways_match_removing_each_cell_in_turn() {
+        let mut rooms = crate::testing::Rooms::new(0x0d00_4a75_1234_5679);
+        let mut doors = 0;
+        for _ in 0..300 {
+            let (b, text) = match rooms.room(7, 6, 14, 0, b"@$.") {
+                Some(room) => room,
+                None => continue,
+            };
+            for x in 0..b.n {
+                // The parts the floor falls into without x, from its neighbours.
+                let mut part = vec![usize::MAX; b.n];
+                let mut sizes = Vec::new();
+                for &s in b.nbr[x].iter().filter(|&&t| t != NONE) {
+                    if part[s as usize] != usize::MAX {
+                        continue;
+                    }
+                    let (mut stack, mut size) = (vec![s], 0);
+                    part[s as usize] = sizes.len();
+                    while let Some(c) = stack.pop() {
+                        size += 1;
+                        for &t in &b.nbr[c as usize] {
+                            if t != NONE && t as usize != x && part[t as usize] == usize::MAX {
+                                part[t as usize] = sizes.len();
+                                stack.push(t);
+                            }
+                        }
+                    }
+                    sizes.push(size);
+                }
+                let expected = sizes.len() >= 2 && sizes.iter().all(|&s| s >= DOORWAY_MIN_PART as usize);
+                assert_eq!(b.doorway[x], expected, "cell {}:\n{}", x, text);
+                doors += expected as usize;
+            }
+        }
+        assert!(doors >= 50, "only {} doorways seen", doors);
+    }
 
     #[test]
     fn corners_are_dead_and_goals_are_not() {

@@ -62,9 +62,10 @@ OPTIONS:
         --search MODE          bidir (default), forward or backward
         --priority ORDER       one order for every phase: greedy (h), astar
                                (g + h), features (nodes in cells by boxes
-                               packed and separate floor areas, cells taken in
-                               turn) or alternate (greedy and features by
-                               turns); default: each phase its own
+                               packed, separate floor areas and boxes in
+                               doorways, cells taken in turn) or alternate
+                               (greedy and features by turns); default: each
+                               phase its own
         --no-freeze            turn off freeze-deadlock pruning
         --no-matching          use nearest-goal sums instead of the matching bound
         --no-corral            turn off PI-corral pruning and corral deadlocks

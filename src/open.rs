@@ -56,6 +56,8 @@ pub struct Features {
     pub packed: u16,
     /// Separate areas of free floor the boxes cut the level into.
     pub areas: u16,
+    /// Boxes standing in doorways between rooms (FESS's room connectivity).
+    pub doorways: u16,
 }
 
 /// Cells of the feature space, each a best-first queue, visited round robin.
@@ -189,8 +191,8 @@ mod tests {
 
     #[test]
     fn feature_cells_take_turns() {
-        let a = Features { packed: 0, areas: 1 };
-        let b = Features { packed: 1, areas: 1 };
+        let a = Features { packed: 0, areas: 1, doorways: 0 };
+        let b = Features { packed: 1, areas: 1, doorways: 0 };
         let mut q = FeatureQueue::new();
         q.push(a, 5, 1);
         q.push(a, 4, 2);
@@ -204,8 +206,8 @@ mod tests {
 
     #[test]
     fn alternation_serves_each_node_once() {
-        let a = Features { packed: 0, areas: 1 };
-        let b = Features { packed: 1, areas: 1 };
+        let a = Features { packed: 0, areas: 1, doorways: 0 };
+        let b = Features { packed: 1, areas: 1, doorways: 0 };
         let mut q = Alternation::new();
         q.push(a, 1, 1, 1);
         q.push(a, 2, 2, 2);
@@ -217,7 +219,7 @@ mod tests {
 
     #[test]
     fn cells_rank_by_their_own_priority() {
-        let a = Features { packed: 0, areas: 1 };
+        let a = Features { packed: 0, areas: 1, doorways: 0 };
         let mut q = Alternation::new();
         q.push(a, 1, 9, 1);
         q.push(a, 2, 5, 2);

@@ -573,9 +573,10 @@ impl<'a> Side<'a> {
     }
 
     /// Boxes of `boxes` in doorways, forward only: backward it traded one level for
-    /// another (xsokoban 41 for 13, at a fixed node budget).
+    /// another (xsokoban 41 for 13, at a fixed node budget). None on a walled board,
+    /// which has no doorway table.
     fn doorways(&self, boxes: &[Cell]) -> u16 {
-        if self.direction != Direction::Forward {
+        if self.direction != Direction::Forward || self.board.doorway.is_empty() {
             return 0;
         }
         boxes.iter().filter(|&&b| self.board.doorway[b as usize]).count() as u16
@@ -603,7 +604,7 @@ impl<'a> Side<'a> {
 
     /// Boxes in doorways once child `c`'s move is made.
     fn child_doorways(&self, c: &Child) -> u16 {
-        if self.direction != Direction::Forward {
+        if self.direction != Direction::Forward || self.board.doorway.is_empty() {
             return 0;
         }
         let door = |x: Cell| self.board.doorway[x as usize] as u16;
@@ -1293,6 +1294,37 @@ mod tests {
             assert_eq!(side.feature_packed(packed, |c| boxed.contains(&c)), in_order, "{:?}", boxed);
             assert_eq!(plain.feature_packed(packed, |c| boxed.contains(&c)), packed);
         }
+    }
+
+    #[test]
+    fn the_forward_side_counts_the_boxes_in_doorways_as_they_move() {
+        // The corridor (4,2) joins two rooms; so do its mouths (3,2) and (5,2).
+        let board = Board::from_text("#########\n#@  #  .#\n# $ $ $ #\n#.  # . #\n#########\n");
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let ranking = (Priority::Features, 0);
+        let at = |x, y| board.cell_at(x, y);
+        let boxes = [at(3, 2), at(6, 2)];
+        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, Switches::default(), 1 << 20);
+        assert_eq!(side.doorways(&boxes), 1);
+        side.parent_doorways = side.doorways(&boxes);
+        let child = |slot: usize, from: Cell, to: Cell, d: u8| Child {
+            node: 0,
+            slot,
+            from,
+            to,
+            player: from,
+            push: Push::step(from, d, to),
+            depth: 1,
+            box_hash: 0,
+            packed: 0,
+        };
+        assert_eq!(side.child_doorways(&child(0, at(3, 2), at(2, 2), 2)), 0, "out of the mouth into a room");
+        assert_eq!(side.child_doorways(&child(1, at(6, 2), at(5, 2), 2)), 2, "into the other mouth");
+        assert_eq!(side.child_doorways(&child(1, at(6, 2), at(6, 3), 1)), 1, "about a room");
+        let switches = Switches::default();
+        let backward = Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, switches, 1 << 20);
+        assert_eq!(backward.doorways(&boxes), 0);
     }
 
     #[test]

@@ -52,7 +52,7 @@ impl<'a> Bridge<'a> {
         memory_bytes: usize,
     ) -> Bridge<'a> {
         // A target is one layout, not the goals: room orders and packing macros do not apply.
-        let switches = Switches { strict_rooms: false, packing_macro: false, ordered_packing: false, ..switches };
+        let switches = Switches { strict_rooms: false, packing_macro: false, ..switches };
         Bridge {
             board,
             zobrist,

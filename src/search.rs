@@ -77,9 +77,6 @@ pub struct Switches {
     /// With advisor weights: a push that leaves fewer boxes blocking others (see
     /// `hotspot`) is advised too.
     pub hotspot_weights: bool,
-    /// Forward feature cells count a box on a room's goal only once the goals before it
-    /// in the room's packing order are full (FESS's packing feature).
-    pub ordered_packing: bool,
 }
 
 impl Default for Switches {
@@ -98,7 +95,6 @@ impl Default for Switches {
             advisor_weights: false,
             box_move_weights: false,
             hotspot_weights: false,
-            ordered_packing: false,
         }
     }
 }
@@ -564,8 +560,6 @@ impl<'a> Side<'a> {
     fn features(&mut self, packed: u16) -> Features {
         if self.open.wants_features() {
             self.areas.label(self.board, &self.occupied);
-            let occupied = &self.occupied;
-            let packed = self.feature_packed(packed, |x| occupied[x as usize]);
             Features { packed, areas: self.areas.count(), doorways: self.doorways(&self.boxes) }
         } else {
             Features { packed: 0, areas: 0, doorways: 0 }
@@ -588,8 +582,6 @@ impl<'a> Side<'a> {
         if !self.open.wants_features() {
             return Features { packed: 0, areas: 0, doorways: 0 };
         }
-        let occupied = &self.occupied;
-        let packed = self.feature_packed(packed, |x| x == c.to || (x != c.from && occupied[x as usize]));
         let doorways = self.child_doorways(c);
         if self.labelled_child {
             return Features { packed, areas: self.areas.child_count(), doorways };
@@ -609,21 +601,6 @@ impl<'a> Side<'a> {
         }
         let door = |x: Cell| self.board.doorway[x as usize] as u16;
         self.parent_doorways + door(c.to) - door(c.from)
-    }
-
-    /// The feature cells' count of `packed` boxes on target: with `ordered_packing`, a
-    /// box on a goal of an ordered room counts only while the goals before it in the order
-    /// are all full (`has_box` tells which cells hold boxes).
-    fn feature_packed(&self, packed: u16, has_box: impl Fn(Cell) -> bool) -> u16 {
-        if !self.switches.ordered_packing || self.direction != Direction::Forward {
-            return packed;
-        }
-        let mut out_of_order = 0;
-        for order in &self.packing.order {
-            let in_order = order.iter().take_while(|&&g| has_box(g)).count();
-            out_of_order += order[in_order..].iter().filter(|&&g| has_box(g)).count() as u16;
-        }
-        packed.saturating_sub(out_of_order)
     }
 
     /// Boxes on this side's targets once child `c`'s move is made.
@@ -1275,25 +1252,6 @@ mod tests {
         let nb = board.start_boxes.len();
         let layouts = (0..side.table.len() as u32).map(|i| side.table.key(i)[..nb].to_vec()).collect();
         (board, layouts)
-    }
-
-    #[test]
-    fn packed_in_room_order_counts_the_filled_front_of_the_order() {
-        // The corridor's goals fill from the far end: (8,1), then (7,1), then (6,1).
-        let board = Board::from_text("##########\n#@ $$$...#\n##########\n");
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
-        let ranking = (Priority::Features, 0);
-        let switches = Switches { ordered_packing: true, ..Switches::default() };
-        let side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
-        let plain = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, Switches::default(), 1 << 20);
-        let goals = [board.cell_at(8, 1), board.cell_at(7, 1), board.cell_at(6, 1)];
-        let cases = [(&goals[2..], 0), (&goals[..1], 1), (&goals[..2], 2), (&goals[1..], 0), (&goals[..], 3)];
-        for (boxed, in_order) in cases {
-            let packed = boxed.len() as u16;
-            assert_eq!(side.feature_packed(packed, |c| boxed.contains(&c)), in_order, "{:?}", boxed);
-            assert_eq!(plain.feature_packed(packed, |c| boxed.contains(&c)), packed);
-        }
     }
 
     #[test]

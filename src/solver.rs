@@ -123,9 +123,6 @@ struct Phase {
     /// ... and a push that leaves fewer boxes in each other's way is advised too (see
     /// `Switches::hotspot_weights`).
     hotspots: bool,
-    /// Forward feature cells count boxes packed in room order (see
-    /// `Switches::ordered_packing`).
-    ordered_packing: bool,
 }
 
 impl Phase {
@@ -140,9 +137,6 @@ impl Phase {
         }
         if self.ranking.0 .0 == FEATURES {
             name += ", feature cells only";
-        }
-        if self.ordered_packing {
-            name += ", packed in room order";
         }
         if self.cluster {
             name += ", clustered corrals";
@@ -167,13 +161,15 @@ impl Phase {
 ///
 /// Which short searches succeed is chaotic: a small change in pruning or in the order of
 /// equal-ranked children turns a level solved in 0.05 s into one unsolved in 10 s, and
-/// back. So the portfolio runs several short searches. First four whose forward feature
+/// back. So the portfolio runs several short searches. First three whose forward feature
 /// cells serve their nodes by advisor weight as FESS does (they solve levels that greedy
 /// cells do not, most within a second): one counting box moves, where pushes that unblock
 /// boxes are advised too (that won levels there, and lost one in the push-counting
 /// search); the same with feature cells alone instead of taking turns with greedy (it
-/// solves others); that again with a box on a room's goal counted as packed only in the
-/// room's packing order (FESS's packing feature; others again); and one counting pushes.
+/// solves others); and one counting pushes. (One more, with a box on a room's goal
+/// counted as packed only in the room's packing order, FESS's packing feature, solved
+/// levels until the cells counted boxes in doorways; then it solved none, and its time
+/// went to the strict phase.)
 /// Without weights, the plain one and one whose corral searches take in the boxes around
 /// each corral too; with them, those two solve no level the weighted ones miss, so they
 /// do not run. When asked for, a few more differ
@@ -194,7 +190,6 @@ const SHORT: Phase = Phase {
     weighted: false,
     box_moves: false,
     hotspots: false,
-    ordered_packing: false,
 };
 const STRICT: Phase =
     Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.95, ..SHORT };
@@ -207,9 +202,6 @@ const WEIGHTED_SHORT: f64 = 0.12;
 /// The box-move search again with feature cells alone (no greedy turns), which solves
 /// other levels, some only after 1.3 s or 2.7 s of it.
 const FEATURES_SHORT: f64 = 0.30;
-/// And once more with boxes counted as packed only in room order, which solves others
-/// again after 1 to 1.5 s of it; the two leave the strict phase just enough for its own.
-const ORDERED_SHORT: f64 = 0.18;
 /// Seeded short searches: how many, and each one's share of the time left when it
 /// starts on room-less levels.
 const SEEDS: u64 = 6;
@@ -225,7 +217,6 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
         phases.push(box_moves);
         let features = Phase { ranking: ((FEATURES, 0), first.ranking.1), share: FEATURES_SHORT, ..box_moves };
         phases.push(features);
-        phases.push(Phase { ordered_packing: true, share: ORDERED_SHORT, ..features });
         phases.push(Phase { weighted: true, share: WEIGHTED_SHORT, ..first });
     } else {
         phases.extend([first, Phase { cluster: true, ..first }]);
@@ -258,7 +249,6 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
             advisor_weights: p.weighted,
             box_move_weights: p.box_moves,
             hotspot_weights: p.hotspots,
-            ordered_packing: p.ordered_packing,
             ..options.switches
         };
         // A forced order is the same plain order for both sides in every phase.
@@ -300,8 +290,6 @@ mod tests {
             assert!(phases.iter().all(|p| p.weighted || !p.box_moves));
             assert_eq!(phases.iter().any(|p| p.hotspots), weights);
             assert!(phases.iter().all(|p| p.weighted || !p.hotspots));
-            assert_eq!(phases.iter().any(|p| p.ordered_packing), weights);
-            assert!(phases.iter().all(|p| p.ranking.0 .0 == FEATURES || !p.ordered_packing));
             assert_eq!(phases.iter().any(|p| p.ranking.0 .0 == FEATURES), weights);
         }
     }

@@ -566,11 +566,16 @@ impl<'a> Side<'a> {
         }
     }
 
-    /// Boxes of `boxes` in doorways, forward only: backward it traded one level for
-    /// another (xsokoban 41 for 13, at a fixed node budget). None on a walled board,
-    /// which has no doorway table.
+    /// Do this side's feature cells count boxes in doorways? Forward only: backward it
+    /// traded one level for another (xsokoban 41 for 13, at a fixed node budget). Not
+    /// on a walled board, which has no doorway table, nor without feature cells.
+    fn counts_doorways(&self) -> bool {
+        self.direction == Direction::Forward && !self.board.doorway.is_empty() && self.open.wants_features()
+    }
+
+    /// Boxes of `boxes` in doorways (0 when the side does not count them).
     fn doorways(&self, boxes: &[Cell]) -> u16 {
-        if self.direction != Direction::Forward || self.board.doorway.is_empty() {
+        if !self.counts_doorways() {
             return 0;
         }
         boxes.iter().filter(|&&b| self.board.doorway[b as usize]).count() as u16
@@ -596,7 +601,7 @@ impl<'a> Side<'a> {
 
     /// Boxes in doorways once child `c`'s move is made.
     fn child_doorways(&self, c: &Child) -> u16 {
-        if self.direction != Direction::Forward || self.board.doorway.is_empty() {
+        if !self.counts_doorways() {
             return 0;
         }
         let door = |x: Cell| self.board.doorway[x as usize] as u16;

@@ -42,9 +42,11 @@ pub struct CorralDeadlocks {
     cache: HashMap<Key, bool>,
     occupied: Vec<bool>,
     reach: Reach,
-    child_reach: Reach,
     freeze: Freeze,
+    /// Positions queued (the player where a push left him) and expanded (his area's
+    /// smallest cell).
     seen: HashSet<Key>,
+    expanded: HashSet<Key>,
     queue: Vec<Key>,
     barrier: Vec<Cell>,
     cells: Vec<Cell>,
@@ -60,9 +62,9 @@ impl CorralDeadlocks {
             cache: HashMap::new(),
             occupied: vec![false; cells],
             reach: Reach::new(cells),
-            child_reach: Reach::new(cells),
             freeze: Freeze::new(cells),
             seen: HashSet::new(),
+            expanded: HashSet::new(),
             queue: Vec::new(),
             barrier: Vec::with_capacity(MAX_BARRIER),
             cells: Vec::new(),
@@ -150,7 +152,10 @@ impl CorralDeadlocks {
     /// Breadth-first over the barrier boxes' pushes from `root`; true if it runs out of
     /// positions within `limit` without every box reaching a goal or the player reaching
     /// a cell of `cells` (the corral's, or none). Leaves `occupied` as it found it (the
-    /// root's boxes).
+    /// root's boxes). A child is queued with the player where the push left him; the
+    /// flood that a position needs anyway for its pushes names his area, and a position
+    /// whose area was expanded before is skipped then: one flood per position instead of
+    /// one more per child.
     fn search(&mut self, board: &Board, root: Key, limit: usize) -> bool {
         self.searches += 1;
         let nb = self.barrier.len();
@@ -158,19 +163,19 @@ impl CorralDeadlocks {
             self.occupied[b as usize] = false;
         }
         self.seen.clear();
+        self.expanded.clear();
         self.queue.clear();
         self.seen.insert(root);
         self.queue.push(root);
-        let mut head = 0;
+        let (mut head, mut expanded) = (0, 0);
         let mut dead = true;
         while head < self.queue.len() {
-            if head >= limit {
+            if expanded >= limit {
                 dead = false;
                 break;
             }
             let state = self.queue[head];
             head += 1;
-            self.nodes += 1;
             let boxes = &state[..nb];
             if boxes.iter().all(|&b| board.is_goal[b as usize]) {
                 dead = false;
@@ -179,7 +184,15 @@ impl CorralDeadlocks {
             for &b in boxes {
                 self.occupied[b as usize] = true;
             }
-            self.reach.fill(board, &self.occupied, state[MAX_BARRIER]);
+            let area = self.reach.fill(board, &self.occupied, state[MAX_BARRIER]);
+            if !self.expanded.insert(key_of(boxes, area)) {
+                for &b in boxes {
+                    self.occupied[b as usize] = false;
+                }
+                continue;
+            }
+            expanded += 1;
+            self.nodes += 1;
             if self.cells.iter().any(|&c| self.reach.reached(c)) {
                 dead = false;
                 for &b in boxes {
@@ -199,11 +212,9 @@ impl CorralDeadlocks {
                     let mut child = state;
                     child[i] = to;
                     child[..nb].sort_unstable();
-                    if !frozen {
-                        child[MAX_BARRIER] = self.child_reach.fill(board, &self.occupied, b);
-                        if self.seen.insert(child) {
-                            self.queue.push(child);
-                        }
+                    child[MAX_BARRIER] = b;
+                    if !frozen && self.seen.insert(child) {
+                        self.queue.push(child);
                     }
                     self.occupied[to as usize] = false;
                     self.occupied[b as usize] = true;

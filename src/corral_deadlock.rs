@@ -244,6 +244,17 @@ mod tests {
     use super::*;
     use crate::testing::{solvable, Rooms};
 
+    /// The player's area and the corrals of the board's start position.
+    fn corrals_at_start(board: &Board) -> (Reach, Corrals) {
+        let mut occupied = vec![false; board.n];
+        board.start_boxes.iter().for_each(|&b| occupied[b as usize] = true);
+        let mut reach = Reach::new(board.n);
+        reach.fill(board, &occupied, board.start_player);
+        let mut corrals = Corrals::new(board.n);
+        corrals.analyse(board, &occupied, &board.start_boxes, &reach);
+        (reach, corrals)
+    }
+
     /// Both corral boxes can be pushed into the pocket, which lets the player in, but
     /// each push only ends with them jammed: searched to the end, a barrier of two is
     /// proven dead, where stopping once the player got in proved nothing.
@@ -253,12 +264,7 @@ mod tests {
         let board = Board::from_text(text);
         let boxes = board.start_boxes.clone();
         assert!(!solvable(&board, &boxes, board.start_player));
-        let mut occupied = vec![false; board.n];
-        boxes.iter().for_each(|&b| occupied[b as usize] = true);
-        let mut reach = Reach::new(board.n);
-        reach.fill(&board, &occupied, board.start_player);
-        let mut corrals = Corrals::new(board.n);
-        corrals.analyse(&board, &occupied, &boxes, &reach);
+        let (_, corrals) = corrals_at_start(&board);
         assert_eq!(corrals.count(), 1);
         let mut searcher = CorralDeadlocks::new(board.n, false);
         assert!(searcher.any_dead(&board, &corrals, &boxes, board.start_player));
@@ -279,12 +285,7 @@ mod tests {
             };
             tried += 1;
             let boxes = board.start_boxes.clone();
-            let mut occupied = vec![false; board.n];
-            boxes.iter().for_each(|&b| occupied[b as usize] = true);
-            let mut reach = Reach::new(board.n);
-            reach.fill(&board, &occupied, board.start_player);
-            let mut corrals = Corrals::new(board.n);
-            corrals.analyse(&board, &occupied, &boxes, &reach);
+            let (reach, corrals) = corrals_at_start(&board);
             for cluster in [false, true] {
                 let mut searcher = CorralDeadlocks::new(board.n, cluster);
                 let dead = searcher.any_dead(&board, &corrals, &boxes, board.start_player);

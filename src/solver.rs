@@ -196,8 +196,8 @@ const STRICT: Phase =
 const LONG: Phase = Phase { packing_macro: false, ranking: ((ALT, 0), (ALT, 2)), share: 1.0, ..SHORT };
 /// Room-less levels keep the packing macros and one backward weight throughout.
 const ROOMLESS: Phase = Phase { ranking: ((ALT, 0), (ALT, 1)), ..SHORT };
-/// The weighted short searches' shares. They solve many levels at 0.8-0.9 s, so 10% of
-/// 10 s left them at the edge.
+/// The push-weighted short search's share. The weighted searches solve many levels at
+/// 0.8-0.9 s, so 10% of 10 s left them at the edge.
 const WEIGHTED_SHORT: f64 = 0.12;
 /// The first (box-move) search's share: xsokoban 35 falls to it after about 1.7-1.8 s,
 /// which 16% misses and 18% only just makes. Each point more delays the later phases:

@@ -120,9 +120,7 @@ impl CorralDeadlocks {
         if let Some(&d) = self.cache.get(&here) {
             return d;
         }
-        for &b in &self.barrier {
-            self.occupied[b as usize] = true;
-        }
+        mark(&mut self.occupied, &self.barrier, true);
         let area = self.reach.fill(board, &self.occupied, player);
         let key = key_of(&self.barrier, area);
         let dead = match self.cache.get(&key) {
@@ -143,9 +141,7 @@ impl CorralDeadlocks {
         if self.cache.len() < ALIASES_UP_TO {
             self.cache.insert(here, dead);
         }
-        for &b in &self.barrier {
-            self.occupied[b as usize] = false;
-        }
+        mark(&mut self.occupied, &self.barrier, false);
         dead
     }
 
@@ -159,9 +155,7 @@ impl CorralDeadlocks {
     fn search(&mut self, board: &Board, root: Key, limit: usize) -> bool {
         self.searches += 1;
         let nb = self.barrier.len();
-        for &b in &self.barrier {
-            self.occupied[b as usize] = false;
-        }
+        mark(&mut self.occupied, &self.barrier, false);
         self.seen.clear();
         self.expanded.clear();
         self.queue.clear();
@@ -181,23 +175,17 @@ impl CorralDeadlocks {
                 dead = false;
                 break;
             }
-            for &b in boxes {
-                self.occupied[b as usize] = true;
-            }
+            mark(&mut self.occupied, boxes, true);
             let area = self.reach.fill(board, &self.occupied, state[MAX_BARRIER]);
             if !self.expanded.insert(key_of(boxes, area)) {
-                for &b in boxes {
-                    self.occupied[b as usize] = false;
-                }
+                mark(&mut self.occupied, boxes, false);
                 continue;
             }
             expanded += 1;
             self.nodes += 1;
             if self.cells.iter().any(|&c| self.reach.reached(c)) {
                 dead = false;
-                for &b in boxes {
-                    self.occupied[b as usize] = false;
-                }
+                mark(&mut self.occupied, boxes, false);
                 break;
             }
             for (i, &b) in boxes.iter().enumerate() {
@@ -220,16 +208,19 @@ impl CorralDeadlocks {
                     self.occupied[b as usize] = true;
                 }
             }
-            for &b in boxes {
-                self.occupied[b as usize] = false;
-            }
+            mark(&mut self.occupied, boxes, false);
         }
-        for &b in &self.barrier {
-            self.occupied[b as usize] = true;
-        }
+        mark(&mut self.occupied, &self.barrier, true);
         dead
     }
 
+}
+
+/// Put `boxes` on the board of `occupied`, or take them off.
+fn mark(occupied: &mut [bool], boxes: &[Cell], on: bool) {
+    for &b in boxes {
+        occupied[b as usize] = on;
+    }
 }
 
 fn key_of(boxes: &[Cell], area: Cell) -> Key {
@@ -247,7 +238,7 @@ mod tests {
     /// The player's area and the corrals of the board's start position.
     fn corrals_at_start(board: &Board) -> (Reach, Corrals) {
         let mut occupied = vec![false; board.n];
-        board.start_boxes.iter().for_each(|&b| occupied[b as usize] = true);
+        mark(&mut occupied, &board.start_boxes, true);
         let mut reach = Reach::new(board.n);
         reach.fill(board, &occupied, board.start_player);
         let mut corrals = Corrals::new(board.n);

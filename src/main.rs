@@ -73,8 +73,9 @@ OPTIONS:
         --no-strict-rooms      let boxes enter goal rooms out of packing order
         --no-tunnel-macro      push boxes through tunnels one step at a time
         --no-packing-macro     never push a box to a room's next goal in one move
-        --no-bridge            no third search aimed at the backward side's
-                               closest node
+        --bridge               add a third search aimed at the backward side's
+                               closest node (off by default: it cost more
+                               levels than it won; --no-bridge: off)
         --seeds                add six short searches that differ only in
                                how ties break (off by default: they solved
                                no level more)
@@ -163,6 +164,7 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
             "--no-strict-rooms" => cli.options.switches.strict_rooms = false,
             "--no-tunnel-macro" => cli.options.switches.tunnel_macro = false,
             "--no-packing-macro" => cli.options.switches.packing_macro = false,
+            "--bridge" => cli.options.switches.bridge = true,
             "--no-bridge" => cli.options.switches.bridge = false,
             "--seeds" => cli.options.seeds = true,
             "--no-advisor-weights" => cli.options.advisor_weights = false,

@@ -62,6 +62,8 @@ pub struct Switches {
     /// Push a box near a room's next goal all the way there in one move (an extra child).
     pub packing_macro: bool,
     /// A third search from the start aimed at the backward side's closest node (`bridge`).
+    /// Off by default: once it starts it takes a third of the expansions, and it has
+    /// won no level on the sample sets lately (BENCHMARKS.md).
     pub bridge: bool,
     /// Corral searches take in the boxes touching the barrier (`corral_deadlock`).
     pub corral_cluster: bool,
@@ -89,7 +91,7 @@ impl Default for Switches {
             tunnel_macro: true,
             strict_rooms: true,
             packing_macro: true,
-            bridge: true,
+            bridge: false,
             corral_cluster: false,
             seed: 0,
             advisor_weights: false,

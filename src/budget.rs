@@ -44,6 +44,13 @@ impl Budget {
         self.node_limit.is_some_and(|limit| expansions >= limit) || Instant::now() >= self.deadline
     }
 
+    /// The deadline alone, for checks inside one expansion: the node limit is counted by
+    /// the loop around it.
+    #[inline]
+    pub fn past_deadline(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+
     pub fn elapsed(&self) -> f64 {
         self.start.elapsed().as_secs_f64()
     }

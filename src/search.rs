@@ -63,7 +63,8 @@ pub struct Switches {
     pub packing_macro: bool,
     /// A third search from the start aimed at the backward side's closest node (`bridge`).
     /// Off by default: once it starts it takes a third of the expansions, and it has
-    /// won no level on the sample sets lately (BENCHMARKS.md).
+    /// won no level on the sample sets lately (BENCHMARKS.md). With phases sharing their
+    /// backward side it starts in more phases, as that side gets near the start sooner.
     pub bridge: bool,
     /// Corral searches take in the boxes touching the barrier (`corral_deadlock`).
     pub corral_cluster: bool,
@@ -763,7 +764,9 @@ impl<'a> Side<'a> {
         'boxes: for i in 0..nb {
             let k = (i + first_box) % nb;
             // On huge maps one expansion can take longer than the margin to the deadline.
-            if (nb > 64 || self.board.n > 4000) && budget.expired(self.stats.expanded) {
+            // The children not made are lost to a side carried into the next phase.
+            if (nb > 64 || self.board.n > 4000) && budget.past_deadline() {
+                self.incomplete = true;
                 break;
             }
             let b = self.boxes[k];
@@ -910,7 +913,7 @@ impl<'a> Side<'a> {
             self.candidates.sort_unstable();
             for i in 0..self.candidates.len().min(self.macro_boxes) {
                 // An attempt costs far more than a push; many rooms must not overrun.
-                if budget.expired(self.stats.expanded) {
+                if budget.past_deadline() {
                     return None;
                 }
                 let (_, k) = self.candidates[i];
@@ -1149,36 +1152,62 @@ pub type Ranking = (Priority, i32);
 pub struct Run {
     pub outcome: Outcome,
     pub forward: Stats,
-    pub backward: Stats,
+    /// Expansions of the backward side in this run (it keeps its figures itself).
+    pub backward_expanded: u64,
     /// The bridges' figures together, and how many targets they had.
     pub bridge: Stats,
     pub bridge_targets: u32,
 }
 
-/// Run one strategy under the budget, each side with its own ranking.
+/// Memory for the forward side, the backward side and a bridge, out of `m` bytes. The
+/// side that only holds roots needs almost no room; a bridge gets an eighth.
+fn memory_split(mode: Mode, switches: Switches, m: usize) -> (usize, usize, usize) {
+    let small = 1 << 20;
+    match mode {
+        Mode::Bidirectional if switches.bridge => (m / 16 * 7, m / 16 * 7, m / 8),
+        Mode::Bidirectional => (m / 2, m / 2, 0),
+        Mode::Forward => (m, small, 0),
+        Mode::Backward => (small, m, 0),
+    }
+}
+
+/// The backward side for `run`, holding the solved layouts. Its search depends only on
+/// its ranking and seed, never on the forward side's switches, so phases that share
+/// those share one backward side: each goes on where the last stopped, instead of doing
+/// the same expansions again, and its forward side meets a deeper backward table.
+pub fn backward_side<'a>(
+    board: &'a Board,
+    zobrist: &'a Zobrist,
+    packing: &'a Packing,
+    mode: Mode,
+    ranking: Ranking,
+    switches: Switches,
+    memory_bytes: usize,
+) -> Side<'a> {
+    let (_, bwd_mem, _) = memory_split(mode, switches, memory_bytes);
+    let mut bwd = Side::new(board, zobrist, packing, Direction::Backward, ranking, switches, bwd_mem);
+    bwd.add_solved_roots();
+    bwd
+}
+
+/// Run one strategy under the budget: a fresh forward side with its ranking against
+/// `bwd` (from `backward_side`, perhaps carried on from an earlier run).
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     board: &Board,
     packing: &Packing,
+    zobrist: &Zobrist,
     mode: Mode,
-    (fwd_ranking, bwd_ranking): (Ranking, Ranking),
+    fwd_ranking: Ranking,
+    bwd: &mut Side,
     switches: Switches,
     budget: &Budget,
 ) -> Run {
-    let zobrist = Zobrist::new(board.n);
-    // The side that only holds roots needs almost no room; a bridge gets an eighth.
-    let small = 1 << 20;
-    let m = budget.memory_bytes;
+    let (fwd_mem, _, bridge_mem) = memory_split(mode, switches, budget.memory_bytes);
     let bridged = mode == Mode::Bidirectional && switches.bridge;
-    let (fwd_mem, bwd_mem) = match mode {
-        Mode::Bidirectional if bridged => (m / 16 * 7, m / 16 * 7),
-        Mode::Bidirectional => (m / 2, m / 2),
-        Mode::Forward => (m, small),
-        Mode::Backward => (small, m),
-    };
-    let mut fwd = Side::new(board, &zobrist, packing, Direction::Forward, fwd_ranking, switches, fwd_mem);
-    let mut bwd = Side::new(board, &zobrist, packing, Direction::Backward, bwd_ranking, switches, bwd_mem);
-    let mut bridge = bridged.then(|| Bridge::new(board, &zobrist, packing, switches, m / 8));
-    bwd.add_solved_roots();
+    let mut fwd = Side::new(board, zobrist, packing, Direction::Forward, fwd_ranking, switches, fwd_mem);
+    let mut bridge = bridged.then(|| Bridge::new(board, zobrist, packing, switches, bridge_mem));
+    let bwd_before = bwd.stats.expanded;
     let root = fwd.add_root(&board.start_boxes, board.start_player);
     let outcome = match root {
         None => Outcome::Unsolvable, // the start itself is a deadlock
@@ -1188,14 +1217,15 @@ pub fn run(
             if let Some(b) = bwd.table.find(&key, hash) {
                 Outcome::Solved(join(&fwd.table, r, &bwd.table, b))
             } else {
-                search_loop(&mut fwd, &mut bwd, bridge.as_mut(), mode, budget)
+                search_loop(&mut fwd, bwd, bridge.as_mut(), mode, budget)
             }
         }
     };
     fwd.finish_stats();
     bwd.finish_stats();
     let (bridge, bridge_targets) = bridge.map_or((Stats::default(), 0), |b| b.finish());
-    Run { outcome, forward: fwd.stats, backward: bwd.stats, bridge, bridge_targets }
+    let backward_expanded = bwd.stats.expanded - bwd_before;
+    Run { outcome, forward: fwd.stats, backward_expanded, bridge, bridge_targets }
 }
 
 fn search_loop(
@@ -1207,12 +1237,13 @@ fn search_loop(
 ) -> Outcome {
     let mut fwd_active = mode != Mode::Backward;
     let mut bwd_active = mode != Mode::Forward;
+    let bwd_before = bwd.stats.expanded;
     loop {
         if !fwd_active && !bwd_active {
             return if fwd.overflowed || bwd.overflowed { Outcome::OutOfMemory } else { Outcome::Exhausted };
         }
         let bridged = bridge.as_ref().map_or(0, |b| b.expanded());
-        if budget.expired(fwd.stats.expanded + bwd.stats.expanded + bridged) {
+        if budget.expired(fwd.stats.expanded + bwd.stats.expanded - bwd_before + bridged) {
             return Outcome::OutOfTime;
         }
         if fwd_active {
@@ -1227,7 +1258,7 @@ fn search_loop(
             match bwd.expand(&fwd.table, budget) {
                 Step::Expanded => {}
                 Step::Met { own, other } => return Outcome::Solved(join(&fwd.table, other, &bwd.table, own)),
-                Step::Exhausted if !bwd.overflowed => return Outcome::Unsolvable,
+                Step::Exhausted if !bwd.overflowed && !bwd.incomplete => return Outcome::Unsolvable,
                 Step::Exhausted | Step::Full => bwd_active = false,
             }
         }
@@ -1487,6 +1518,40 @@ mod tests {
         assert_eq!(weighted.priority_of(7, 3, 2), 7);
         // A* adds the depth on top.
         assert_eq!(side((Priority::AStar, 3)).priority_of(7, 3, 1), 13);
+    }
+
+    /// A backward side carried from one run into the next goes on where it stopped: it
+    /// holds the same nodes, in the same order, as one backward search of the runs'
+    /// expansions together.
+    #[test]
+    fn a_backward_side_carried_on_searches_as_one_long_search() {
+        // Microban 126: seven boxes in a row below seven goals, a few hundred expansions.
+        let map = " ###########\n##.......  #\n# $$$$$$$@ #\n#   # # # ##\n# # #     #\n#   #######\n#####\n";
+        let board = Board::from_text(map);
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let (mode, switches) = (Mode::Bidirectional, Switches::default());
+        let ranking = (Priority::Alternation, 0);
+        let memory = 1 << 22;
+        let mut carried = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let mut expanded = 0;
+        for _ in 0..3 {
+            let budget = Budget::nodes(50, memory);
+            let run = run(&board, &packing, &zobrist, mode, ranking, &mut carried, switches, &budget);
+            assert!(matches!(run.outcome, Outcome::OutOfTime), "solved within a run: the test proves nothing");
+            assert!(run.backward_expanded > 0);
+            expanded += run.backward_expanded;
+        }
+        assert_eq!(carried.stats.expanded, expanded);
+        let mut alone = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
+        for _ in 0..expanded {
+            assert!(matches!(alone.expand(&other, &Budget::nodes(u64::MAX, memory)), Step::Expanded));
+        }
+        assert_eq!(alone.table.len(), carried.table.len());
+        for i in 0..alone.table.len() as u32 {
+            assert_eq!(alone.table.key(i), carried.table.key(i), "node {}", i);
+        }
     }
 
     #[test]

@@ -5,8 +5,9 @@ use crate::board::Board;
 use crate::budget::Budget;
 use crate::level::Level;
 use crate::packing::Packing;
-use crate::search::{self, Mode, Outcome, Priority, Ranking, Stats, Switches};
+use crate::search::{self, Mode, Outcome, Priority, Ranking, Side, Stats, Switches};
 use crate::solution::{self, Move};
+use crate::state::Zobrist;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -240,12 +241,14 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
     phases
 }
 
-/// Run the phases in order; a proof of unsolvability from any of them is final.
+/// Run the phases in order; a proof of unsolvability from any of them is final. Phases
+/// whose backward sides would search alike (the same ranking and seed) share one.
 fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
     let strict_useful = options.switches.strict_rooms && packing.strict.iter().any(|&s| s);
+    let zobrist = Zobrist::new(board.n);
+    let mut backward: Option<((Ranking, u64), Side)> = None;
     let mut outcome = Outcome::OutOfTime;
     for p in schedule(strict_useful, options.seeds, options.advisor_weights) {
-        let used = report.forward.expanded + report.backward.expanded + report.bridge.expanded;
         let switches = Switches {
             strict_rooms: p.strict,
             corral_cluster: p.cluster,
@@ -257,10 +260,30 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
             ..options.switches
         };
         // A forced order is the same plain order for both sides in every phase.
-        let ranking = options.priority.map_or(p.ranking, |o| ((o, 0), (o, 0)));
-        let run = search::run(board, packing, options.mode, ranking, switches, &budget.share(p.share, used));
+        let (fwd_ranking, bwd_ranking) = options.priority.map_or(p.ranking, |o| ((o, 0), (o, 0)));
+        let same_backward = (bwd_ranking, p.seed);
+        if backward.as_ref().is_some_and(|(key, _)| *key != same_backward) {
+            retire(&mut backward, report);
+        }
+        let bwd = &mut backward
+            .get_or_insert_with(|| {
+                let side = search::backward_side(
+                    board,
+                    &zobrist,
+                    packing,
+                    options.mode,
+                    bwd_ranking,
+                    switches,
+                    budget.memory_bytes,
+                );
+                (same_backward, side)
+            })
+            .1;
+        let used = report.forward.expanded + report.backward.expanded + report.bridge.expanded;
+        let phase_budget = budget.share(p.share, used);
+        let run = search::run(board, packing, &zobrist, options.mode, fwd_ranking, bwd, switches, &phase_budget);
         report.forward.add(&run.forward);
-        report.backward.add(&run.backward);
+        report.backward.expanded += run.backward_expanded;
         report.bridge.add(&run.bridge);
         report.bridge_targets += run.bridge_targets;
         report.phases.push((p.name(), budget.elapsed()));
@@ -269,7 +292,17 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
             break;
         }
     }
+    retire(&mut backward, report);
     outcome
+}
+
+/// Drop a shared backward side, keeping its figures (its expansions are counted already).
+fn retire(backward: &mut Option<((Ranking, u64), Side)>, report: &mut Report) {
+    if let Some((_, side)) = backward.take() {
+        let expanded = report.backward.expanded;
+        report.backward.add(&side.stats);
+        report.backward.expanded = expanded;
+    }
 }
 
 #[cfg(test)]
@@ -309,7 +342,10 @@ mod tests {
         for seed in 0..=SEEDS {
             let switches = Switches { seed, ..Switches::default() };
             let budget = Budget::nodes(50_000, 1 << 24);
-            let run = search::run(&board, &packing, Mode::Bidirectional, ranking, switches, &budget);
+            let zobrist = Zobrist::new(board.n);
+            let mode = Mode::Bidirectional;
+            let mut bwd = search::backward_side(&board, &zobrist, &packing, mode, ranking.1, switches, 1 << 24);
+            let run = search::run(&board, &packing, &zobrist, mode, ranking.0, &mut bwd, switches, &budget);
             let pushes = match run.outcome {
                 Outcome::Solved(p) => p,
                 other => panic!("seed {}: {:?}", seed, other),

@@ -153,10 +153,12 @@ impl Phase {
 /// enforced, which is fast when the order is right but may be wrong for a level; then a
 /// plain search with fresh tables gets the rest. The sides take greedy and feature-space
 /// turns, which finds different solutions than greedy alone; only the strict forward
-/// search stays greedy: with the order enforced, greedy packs rooms best. After the first
-/// phase the backward side also counts the boxes not yet back on their start cells:
-/// that solves levels the bound alone does not (forward it changed nothing), and the
-/// weights differ by phase because each weight solves levels the other misses. Packing
+/// search stays greedy: with the order enforced, greedy packs rooms best. The backward
+/// side also counts the boxes not yet back on their start cells (weight 1): that solves
+/// levels the bound alone does not (forward it changed nothing). Every phase ranks it so,
+/// and one backward side serves the whole run (see `portfolio`). While each phase had a
+/// side of its own, weights of 0 in the short phases and 2 in the last one solved levels
+/// that weight 1 missed; with one side, weight 1 throughout solves more. Packing
 /// macros make the first phase (and room-less levels) much faster and solve more; in the
 /// later phases they cost more maps than they won.
 ///
@@ -185,7 +187,7 @@ const SHORT: Phase = Phase {
     strict: false,
     cluster: false,
     packing_macro: true,
-    ranking: ((ALT, 0), (ALT, 0)),
+    ranking: ((ALT, 0), (ALT, 1)),
     share: 0.1,
     seed: 0,
     weighted: false,
@@ -194,9 +196,7 @@ const SHORT: Phase = Phase {
 };
 const STRICT: Phase =
     Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.95, ..SHORT };
-const LONG: Phase = Phase { packing_macro: false, ranking: ((ALT, 0), (ALT, 2)), share: 1.0, ..SHORT };
-/// Room-less levels keep the packing macros and one backward weight throughout.
-const ROOMLESS: Phase = Phase { ranking: ((ALT, 0), (ALT, 1)), ..SHORT };
+const LONG: Phase = Phase { packing_macro: false, share: 1.0, ..SHORT };
 /// The push-weighted short search's share. The weighted searches solve many levels at
 /// 0.8-0.9 s, so 10% of 10 s left them at the edge.
 const WEIGHTED_SHORT: f64 = 0.12;
@@ -216,33 +216,34 @@ const SEEDED_SHARE: f64 = 0.04;
 /// The phases for a level with ordered goal rooms or without; with the seeded searches
 /// or without, and with advisor weights or without (switched off, they are not replaced).
 fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
-    let first = if rooms { SHORT } else { ROOMLESS };
     let mut phases = Vec::new();
     if weights {
-        let box_moves = Phase { weighted: true, box_moves: true, hotspots: true, share: FIRST_SHORT, ..first };
+        let box_moves = Phase { weighted: true, box_moves: true, hotspots: true, share: FIRST_SHORT, ..SHORT };
         phases.push(box_moves);
-        let features = Phase { ranking: ((FEATURES, 0), first.ranking.1), share: FEATURES_SHORT, ..box_moves };
+        let features = Phase { ranking: ((FEATURES, 0), SHORT.ranking.1), share: FEATURES_SHORT, ..box_moves };
         phases.push(features);
-        phases.push(Phase { weighted: true, share: WEIGHTED_SHORT, ..first });
+        phases.push(Phase { weighted: true, share: WEIGHTED_SHORT, ..SHORT });
     } else {
-        phases.extend([first, Phase { cluster: true, ..first }]);
+        phases.extend([SHORT, Phase { cluster: true, ..SHORT }]);
     }
     let seeds = if seeds { SEEDS } else { 0 };
     if rooms {
         // The strict phase solves levels up to its very end, so the seeds come after it
         // and split what it leaves evenly with the last phase, which rarely solves one.
         phases.push(STRICT);
-        phases.extend((1..=seeds).map(|seed| Phase { seed, share: 1.0 / (seeds - seed + 2) as f64, ..first }));
+        phases.extend((1..=seeds).map(|seed| Phase { seed, share: 1.0 / (seeds - seed + 2) as f64, ..SHORT }));
         phases.push(Phase { weighted: weights, ..LONG });
     } else {
-        phases.extend((1..=seeds).map(|seed| Phase { seed, share: SEEDED_SHARE, ..first }));
-        phases.push(Phase { share: 1.0, weighted: weights, ..ROOMLESS });
+        phases.extend((1..=seeds).map(|seed| Phase { seed, share: SEEDED_SHARE, ..SHORT }));
+        // Room-less levels keep the packing macros throughout.
+        phases.push(Phase { share: 1.0, weighted: weights, ..SHORT });
     }
     phases
 }
 
 /// Run the phases in order; a proof of unsolvability from any of them is final. Phases
-/// whose backward sides would search alike (the same ranking and seed) share one.
+/// whose backward sides would search alike (the same ranking and seed) share one: all of
+/// them, unless seeds tell them apart.
 fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
     let strict_useful = options.switches.strict_rooms && packing.strict.iter().any(|&s| s);
     let zobrist = Zobrist::new(board.n);

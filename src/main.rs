@@ -75,7 +75,7 @@ OPTIONS:
         --no-packing-macro     never push a box to a room's next goal in one move
         --bridge               add a third search aimed at the backward side's
                                closest node (off by default: it won no level
-                               on the sample sets and cost xsokoban 44;
+                               on the sample sets, see BENCHMARKS.md;
                                --no-bridge: off)
         --seeds                add six short searches that differ only in
                                how ties break (off by default: they solved

@@ -73,6 +73,10 @@ impl CorralDeadlocks {
         }
     }
 
+    pub fn cluster(&self) -> bool {
+        self.cluster
+    }
+
     /// Is any corral labelled by the last `corrals.analyse` of this position (`boxes`,
     /// the player on `player`) a proven deadlock?
     pub fn any_dead(&mut self, board: &Board, corrals: &Corrals, boxes: &[Cell], player: Cell) -> bool {

@@ -1092,6 +1092,21 @@ impl<'a> Side<'a> {
         self.emit(&child, other)
     }
 
+    /// Take `lessons` in for a run, counting its searches and analyses from zero (the
+    /// run's figures); `give_back` returns them.
+    fn take_lessons(&mut self, lessons: &mut Lessons) {
+        std::mem::swap(&mut self.corral_deadlocks, &mut lessons.corral_deadlocks);
+        std::mem::swap(&mut self.frozen_off, &mut lessons.frozen_off);
+        self.corral_deadlocks.searches = 0;
+        self.corral_deadlocks.nodes = 0;
+        self.frozen_off.analyses = 0;
+    }
+
+    fn give_back(&mut self, lessons: &mut Lessons) {
+        std::mem::swap(&mut self.corral_deadlocks, &mut lessons.corral_deadlocks);
+        std::mem::swap(&mut self.frozen_off, &mut lessons.frozen_off);
+    }
+
     pub(crate) fn finish_stats(&mut self) {
         self.stats.stored = self.table.len();
         self.stats.corral_searches = self.corral_deadlocks.searches;
@@ -1190,8 +1205,29 @@ pub fn backward_side<'a>(
     bwd
 }
 
+/// What a forward side learns that holds for every forward search of the level: the
+/// corrals proven dead and the boards left by boxes frozen on goals. Runs hand it on, so
+/// a later phase does not prove again what an earlier one did.
+pub struct Lessons {
+    corral_deadlocks: CorralDeadlocks,
+    frozen_off: FrozenWalls,
+}
+
+impl Lessons {
+    /// `cluster`: the corral searches take in the boxes around the barrier, which proves
+    /// more; lessons serve only runs that search corrals alike (`Switches::corral_cluster`).
+    pub fn new(board: &Board, cluster: bool) -> Lessons {
+        Lessons { corral_deadlocks: CorralDeadlocks::new(board.n, cluster), frozen_off: FrozenWalls::new(board.n) }
+    }
+
+    pub fn cluster(&self) -> bool {
+        self.corral_deadlocks.cluster()
+    }
+}
+
 /// Run one strategy under the budget: a fresh forward side with its ranking against
-/// `bwd` (from `backward_side`, perhaps carried on from an earlier run).
+/// `bwd` (from `backward_side`, perhaps carried on from an earlier run), with what earlier
+/// runs learned (`lessons`, made with the same `corral_cluster`).
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     board: &Board,
@@ -1200,12 +1236,15 @@ pub fn run(
     mode: Mode,
     fwd_ranking: Ranking,
     bwd: &mut Side,
+    lessons: &mut Lessons,
     switches: Switches,
     budget: &Budget,
 ) -> Run {
+    debug_assert_eq!(lessons.cluster(), switches.corral_cluster);
     let (fwd_mem, _, bridge_mem) = memory_split(mode, switches, budget.memory_bytes);
     let bridged = mode == Mode::Bidirectional && switches.bridge;
     let mut fwd = Side::new(board, zobrist, packing, Direction::Forward, fwd_ranking, switches, fwd_mem);
+    fwd.take_lessons(lessons);
     let mut bridge = bridged.then(|| Bridge::new(board, zobrist, packing, switches, bridge_mem));
     let bwd_before = bwd.stats.expanded;
     let root = fwd.add_root(&board.start_boxes, board.start_player);
@@ -1222,6 +1261,7 @@ pub fn run(
         }
     };
     fwd.finish_stats();
+    fwd.give_back(lessons);
     bwd.finish_stats();
     let (bridge, bridge_targets) = bridge.map_or((Stats::default(), 0), |b| b.finish());
     let backward_expanded = bwd.stats.expanded - bwd_before;
@@ -1535,9 +1575,10 @@ mod tests {
         let memory = 1 << 22;
         let mut carried = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
         let mut expanded = 0;
+        let lessons = &mut Lessons::new(&board, false);
         for _ in 0..3 {
             let budget = Budget::nodes(50, memory);
-            let run = run(&board, &packing, &zobrist, mode, ranking, &mut carried, switches, &budget);
+            let run = run(&board, &packing, &zobrist, mode, ranking, &mut carried, lessons, switches, &budget);
             assert!(matches!(run.outcome, Outcome::OutOfTime), "solved within a run: the test proves nothing");
             assert!(run.backward_expanded > 0);
             expanded += run.backward_expanded;
@@ -1552,6 +1593,36 @@ mod tests {
         for i in 0..alone.table.len() as u32 {
             assert_eq!(alone.table.key(i), carried.table.key(i), "node {}", i);
         }
+    }
+
+    /// The corral verdicts of a run serve the next: it prunes the same positions while
+    /// searching far fewer corrals itself.
+    #[test]
+    fn a_run_handed_the_lessons_of_another_searches_fewer_corrals() {
+        // XSokoban 44: boxes along a winding corridor make many small corrals.
+        let map = concat!(
+            " #####\n #   #\n # # #######\n #      $@######\n # $ ##$ ###   #\n # #### $    $ #\n",
+            " # ##### #  #$ ####\n##  #### ##$      #\n#  $#  $  # ## ## #\n#         # #...# #\n",
+            "######  ###  ...  #\n     #### # #...# #\n          # ### # #\n          #       #\n",
+            "          #########\n"
+        );
+        let board = Board::from_text(map);
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let (mode, switches) = (Mode::Bidirectional, Switches::default());
+        let ranking = (Priority::Alternation, 0);
+        let memory = 1 << 24;
+        let lessons = &mut Lessons::new(&board, false);
+        let mut once = || {
+            let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+            run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &Budget::nodes(4000, memory))
+        };
+        let (first, second) = (once(), once());
+        assert!(first.forward.corral_searches > 100, "too few corrals: the test proves nothing");
+        assert_eq!(first.forward.expanded, second.forward.expanded);
+        assert_eq!(first.forward.generated, second.forward.generated);
+        assert_eq!(first.forward.dead_corral_search, second.forward.dead_corral_search);
+        assert!(second.forward.corral_searches * 4 < first.forward.corral_searches);
     }
 
     #[test]

@@ -66,6 +66,10 @@ pub struct Switches {
     /// won no level on the sample sets lately (BENCHMARKS.md). With phases sharing their
     /// backward side it starts in more phases, as that side gets near the start sooner.
     pub bridge: bool,
+    /// Forward expansions for each backward one (at least 1). The backward side is shared
+    /// by the phases and carried on from one to the next, so a phase whose forward search
+    /// does well alone can leave it few turns and lose nothing it stored.
+    pub forward_turns: u32,
     /// Corral searches take in the boxes touching the barrier (`corral_deadlock`).
     pub corral_cluster: bool,
     /// 0: children in the natural order of boxes and directions; otherwise the order
@@ -93,6 +97,7 @@ impl Default for Switches {
             strict_rooms: true,
             packing_macro: true,
             bridge: false,
+            forward_turns: 1,
             corral_cluster: false,
             seed: 0,
             advisor_weights: false,
@@ -1278,6 +1283,8 @@ fn search_loop(
     let mut fwd_active = mode != Mode::Backward;
     let mut bwd_active = mode != Mode::Forward;
     let bwd_before = bwd.stats.expanded;
+    let turns = fwd.switches.forward_turns.max(1);
+    let mut turn = 0;
     loop {
         if !fwd_active && !bwd_active {
             return if fwd.overflowed || bwd.overflowed { Outcome::OutOfMemory } else { Outcome::Exhausted };
@@ -1294,7 +1301,8 @@ fn search_loop(
                 Step::Exhausted | Step::Full => fwd_active = false,
             }
         }
-        if bwd_active {
+        turn = (turn + 1) % turns;
+        if bwd_active && (turn == 0 || !fwd_active) {
             match bwd.expand(&fwd.table, budget) {
                 Step::Expanded => {}
                 Step::Met { own, other } => return Outcome::Solved(join(&fwd.table, other, &bwd.table, own)),
@@ -1593,6 +1601,38 @@ mod tests {
         for i in 0..alone.table.len() as u32 {
             assert_eq!(alone.table.key(i), carried.table.key(i), "node {}", i);
         }
+    }
+
+    /// With `forward_turns` the backward side expands once per that many forward
+    /// expansions, and keeps what it stored: the forward side still meets it.
+    #[test]
+    fn the_backward_side_takes_one_turn_in_forward_turns() {
+        // Microban 126, as above.
+        let map = " ###########\n##.......  #\n# $$$$$$$@ #\n#   # # # ##\n# # #     #\n#   #######\n#####\n";
+        let level = crate::level::Level::parse(map).unwrap();
+        let board = Board::analyse(&level).unwrap();
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let mode = Mode::Bidirectional;
+        let switches = Switches { forward_turns: 8, ..Switches::default() };
+        let ranking = (Priority::Alternation, 0);
+        let memory = 1 << 22;
+        let lessons = &mut Lessons::new(&board, false);
+        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let budget = Budget::nodes(90, memory);
+        let first = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget);
+        assert!(matches!(first.outcome, Outcome::OutOfTime), "solved at once: the test proves nothing");
+        assert_eq!((first.forward.expanded, first.backward_expanded), (80, 10));
+        let stored = bwd.table.len();
+        let budget = Budget::nodes(100_000, memory);
+        let second = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget);
+        assert!(bwd.table.len() >= stored);
+        let pushes = match second.outcome {
+            Outcome::Solved(p) => p,
+            other => panic!("{:?}", other),
+        };
+        let moves = crate::solution::assemble(&board, &packing, &pushes).unwrap();
+        crate::solution::replay(&level, &moves).unwrap();
     }
 
     /// The corral verdicts of a run serve the next: it prunes the same positions while

@@ -124,6 +124,8 @@ struct Phase {
     /// ... and a push that leaves fewer boxes in each other's way is advised too (see
     /// `Switches::hotspot_weights`).
     hotspots: bool,
+    /// Forward expansions for each backward one (see `Switches::forward_turns`).
+    forward_turns: u32,
 }
 
 impl Phase {
@@ -144,6 +146,9 @@ impl Phase {
         }
         if self.seed != 0 {
             name += &format!(", seed {}", self.seed);
+        }
+        if self.forward_turns > 1 {
+            name += &format!(", {} forward expansions to a backward one", self.forward_turns);
         }
         name
     }
@@ -180,6 +185,12 @@ impl Phase {
 /// within about 0.3 s or not at all, and since the weighted searches came they solve
 /// none the others miss. The strict phase keeps 95% of what is left after the short
 /// searches: it solves levels up to its very end. The last phase weighs too, by pushes.
+///
+/// The first search leaves the backward side one expansion in `FIRST_TURNS`. It solves
+/// most levels alone, and going forward only it solved xsokoban 32 in 1.7-1.8 s, where
+/// taking turns it missed it in its 2 s; a level the two sides solve together in a few
+/// hundredths of a second (xsokoban 86) still falls in a few tenths; and since the
+/// backward side is shared, it makes up those turns in the later phases.
 const ALT: Priority = Priority::Alternation;
 const GREEDY: Priority = Priority::Greedy;
 const FEATURES: Priority = Priority::Features;
@@ -193,6 +204,7 @@ const SHORT: Phase = Phase {
     weighted: false,
     box_moves: false,
     hotspots: false,
+    forward_turns: 1,
 };
 const STRICT: Phase =
     Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.95, ..SHORT };
@@ -200,11 +212,14 @@ const LONG: Phase = Phase { packing_macro: false, share: 1.0, ..SHORT };
 /// The push-weighted short search's share. The weighted searches solve many levels at
 /// 0.8-0.9 s, so 10% of 10 s left them at the edge.
 const WEIGHTED_SHORT: f64 = 0.12;
-/// The first (box-move) search's share: xsokoban 35 falls to it after about 1.7-1.8 s,
-/// which 16% misses and 18% only just makes. Each point more delays the later phases:
-/// at 20% xsokoban 87 ends at 9.1 s instead of 8.6 s (the strict phase ends at 9.7 s),
-/// and at 22% it was lost.
+/// The first (box-move) search's share. While it took turns with the backward side,
+/// xsokoban 35 fell to it after about 1.7-1.8 s, which 16% missed and 18% only just
+/// made; at 22% xsokoban 87 was lost. Going forward almost alone it solves 35 in about
+/// 1.0 s and 32 in about 1.8-2.0 s; at 22% that lost xsokoban 41 (9.8 s at 24%).
 const FIRST_SHORT: f64 = 0.20;
+/// Forward expansions per backward one in the first search: it mostly solves levels
+/// alone, and the backward side goes on in the later phases.
+const FIRST_TURNS: u32 = 16;
 /// The box-move search again with feature cells alone (no greedy turns), which solves
 /// other levels, some only after 1.3 s or 2.7 s of it.
 const FEATURES_SHORT: f64 = 0.30;
@@ -218,8 +233,8 @@ const SEEDED_SHARE: f64 = 0.04;
 fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
     let mut phases = Vec::new();
     if weights {
-        let box_moves = Phase { weighted: true, box_moves: true, hotspots: true, share: FIRST_SHORT, ..SHORT };
-        phases.push(box_moves);
+        let box_moves = Phase { weighted: true, box_moves: true, hotspots: true, ..SHORT };
+        phases.push(Phase { share: FIRST_SHORT, forward_turns: FIRST_TURNS, ..box_moves });
         let features = Phase { ranking: ((FEATURES, 0), SHORT.ranking.1), share: FEATURES_SHORT, ..box_moves };
         phases.push(features);
         phases.push(Phase { weighted: true, share: WEIGHTED_SHORT, ..SHORT });
@@ -261,6 +276,7 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
             advisor_weights: p.weighted,
             box_move_weights: p.box_moves,
             hotspot_weights: p.hotspots,
+            forward_turns: p.forward_turns,
             ..options.switches
         };
         // A forced order is the same plain order for both sides in every phase.
@@ -324,6 +340,8 @@ mod tests {
             assert!(phases.iter().all(|p| p.share > 0.0 && p.share <= 1.0));
             // Only the last phase takes all that is left: none runs after the deadline.
             assert_eq!(phases.last().unwrap().share, 1.0);
+            // The backward side gets every other expansion in the end, whatever went before.
+            assert_eq!(phases.last().unwrap().forward_turns, 1);
             assert!(phases[..phases.len() - 1].iter().all(|p| p.share < 1.0));
             let mut seeded: Vec<u64> = phases.iter().map(|p| p.seed).filter(|&s| s != 0).collect();
             let expected = if seeds { SEEDS } else { 0 };

@@ -1568,14 +1568,15 @@ mod tests {
         assert_eq!(side((Priority::AStar, 3)).priority_of(7, 3, 1), 13);
     }
 
+    /// Microban 126: seven boxes in a row below seven goals, a few hundred expansions.
+    const MICROBAN_126: &str = " ###########\n##.......  #\n# $$$$$$$@ #\n#   # # # ##\n# # #     #\n#   #######\n#####\n";
+
     /// A backward side carried from one run into the next goes on where it stopped: it
     /// holds the same nodes, in the same order, as one backward search of the runs'
     /// expansions together.
     #[test]
     fn a_backward_side_carried_on_searches_as_one_long_search() {
-        // Microban 126: seven boxes in a row below seven goals, a few hundred expansions.
-        let map = " ###########\n##.......  #\n# $$$$$$$@ #\n#   # # # ##\n# # #     #\n#   #######\n#####\n";
-        let board = Board::from_text(map);
+        let board = Board::from_text(MICROBAN_126);
         let zobrist = Zobrist::new(board.n);
         let packing = Packing::analyse(&board);
         let (mode, switches) = (Mode::Bidirectional, Switches::default());
@@ -1607,9 +1608,7 @@ mod tests {
     /// expansions, and keeps what it stored: the forward side still meets it.
     #[test]
     fn the_backward_side_takes_one_turn_in_forward_turns() {
-        // Microban 126, as above.
-        let map = " ###########\n##.......  #\n# $$$$$$$@ #\n#   # # # ##\n# # #     #\n#   #######\n#####\n";
-        let level = crate::level::Level::parse(map).unwrap();
+        let level = crate::level::Level::parse(MICROBAN_126).unwrap();
         let board = Board::analyse(&level).unwrap();
         let zobrist = Zobrist::new(board.n);
         let packing = Packing::analyse(&board);

@@ -129,11 +129,24 @@ fn fill_order(board: &Board, room: &[u16], id: u16, cells: &[Cell], path: &mut B
     Some(removed)
 }
 
+/// Where `BoxPath::reach_of_box` can take a box.
+#[derive(Clone, Copy, Debug)]
+pub struct BoxMove {
+    pub to: Cell,
+    pub pushes: u16,
+    /// Where the last push leaves the player, and the direction of the first push.
+    pub player: Cell,
+    pub dir: u8,
+}
+
 /// Small searches over (box cell, player side) states for one moving box, the other
 /// boxes standing still. Scratch buffers are reused between calls.
 pub struct BoxPath {
     seen: Vec<u32>,
     stamp: u32,
+    /// Per cell, for `reach_of_box`: stamped once the box got there.
+    cell_seen: Vec<u32>,
+    cell_stamp: u32,
     parent: Vec<(u32, Push)>,
     queue: Vec<u32>,
     reach: Reach,
@@ -149,6 +162,8 @@ impl BoxPath {
         BoxPath {
             seen: vec![0; cells * 4],
             stamp: 0,
+            cell_seen: vec![0; cells],
+            cell_stamp: 0,
             parent: vec![(0, Push::step(NONE, 0, NONE)); cells * 4],
             queue: Vec::new(),
             reach: Reach::new(cells),
@@ -219,6 +234,55 @@ impl BoxPath {
             self.expand_pushes(board, occupied, x, Some(side), st, s, &allowed);
         }
         None
+    }
+
+    /// Every cell the box on `from` can be pushed to, the player starting on `player` and
+    /// the other boxes (`occupied`) standing still, nearest first, each as `push_path`
+    /// would get there (its fewest pushes, the same first push and the same end); cells
+    /// where `dead` holds are passed through as `push_path` does, but not offered.
+    pub fn reach_of_box(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        from: Cell,
+        player: Cell,
+        dead: &[bool],
+        out: &mut Vec<BoxMove>,
+    ) {
+        out.clear();
+        let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
+        let mark = Self::next_stamp(&mut self.cell_stamp, &mut self.cell_seen);
+        self.queue.clear();
+        self.blocks.label(board, occupied, from);
+        let side = (0..4).find(|&d| board.step(from, d) == player);
+        if side.is_none() {
+            self.flood(board, occupied, from, &[player]);
+        }
+        let start = u32::MAX;
+        let anywhere = |_: Cell| true;
+        self.cell_seen[from as usize] = mark;
+        self.expand_pushes(board, occupied, from, side, st, start, &anywhere);
+        let (mut head, mut level_end, mut pushes) = (0, self.queue.len(), 1u16);
+        while head < self.queue.len() {
+            if head == level_end {
+                level_end = self.queue.len();
+                pushes += 1;
+            }
+            let s = self.queue[head];
+            head += 1;
+            let (x, side) = ((s / 4) as Cell, (s % 4) as usize);
+            // The first state to reach a cell is the one `push_path` stops at.
+            if self.cell_seen[x as usize] != mark && !dead[x as usize] {
+                self.cell_seen[x as usize] = mark;
+                let mut first = s;
+                while self.parent[first as usize].0 != start {
+                    first = self.parent[first as usize].0;
+                }
+                let dir = self.parent[first as usize].1.dir;
+                out.push(BoxMove { to: x, pushes, player: board.step(x, side), dir });
+            }
+            self.expand_pushes(board, occupied, x, Some(side), st, s, &anywhere);
+        }
     }
 
     /// Could the box on `from` get to `target` if the player could always get behind it?
@@ -434,5 +498,42 @@ mod tests {
         let mut bp = BoxPath::new(b.n);
         let path = bp.push_path(&b, &occ, from, b.cell_at(2, 2), target, |_| true).unwrap();
         assert_eq!(path, vec![Push::step(from, 1, target)]);
+    }
+
+    /// Small random rooms: every move `reach_of_box` offers is the one `push_path` finds
+    /// to the same cell (the plan's unfolding repeats `push_path`), and it offers every
+    /// live cell `push_path` can reach.
+    #[test]
+    fn every_box_move_is_the_path_push_path_finds() {
+        let mut rooms = crate::testing::Rooms::new(0x0bad_cafe_f00d_5eed);
+        let (mut moves, mut tried) = (0, 0);
+        let mut out = Vec::new();
+        while tried < 300 {
+            let (board, text) = match rooms.room(6, 5, 6, 0, b"..$$@") {
+                Some(room) => room,
+                None => continue,
+            };
+            tried += 1;
+            let mut occupied = vec![false; board.n];
+            let from = board.start_boxes[0];
+            occupied[board.start_boxes[1] as usize] = true;
+            let mut bp = BoxPath::new(board.n);
+            bp.reach_of_box(&board, &occupied, from, board.start_player, &board.dead_fwd, &mut out);
+            for t in (0..board.n as Cell).filter(|&t| t != from && !board.dead_fwd[t as usize]) {
+                let path = bp.push_path(&board, &occupied, from, board.start_player, t, |_| true);
+                let offered = out.iter().find(|m| m.to == t);
+                match (path, offered) {
+                    (None, None) => {}
+                    (Some(p), Some(m)) => {
+                        moves += 1;
+                        assert_eq!(p.len(), m.pushes as usize, "{}", text);
+                        assert_eq!(p[0].dir, m.dir, "{}", text);
+                        assert_eq!(p[p.len() - 1].from, m.player, "{}", text);
+                    }
+                    (p, m) => panic!("push_path {:?}, offered {:?}:\n{}", p, m, text),
+                }
+            }
+        }
+        assert!(moves > 1000, "only {} moves compared", moves);
     }
 }

@@ -12,27 +12,29 @@ pub struct Move {
     pub push: bool,
 }
 
-/// Turn a plan into single pushes: a tunnel is pushed straight through, a goal macro is
-/// searched again exactly as the search found it, the same room cells allowed, and a
-/// packing macro likewise with every cell allowed.
+/// Turn a plan into single pushes: a tunnel is pushed straight through, and a macro is
+/// searched again exactly as the search found it: a goal macro from its first push on,
+/// the same room cells allowed; a box move (`Via::Path`) from where the player stands,
+/// every cell allowed.
 fn unfold(board: &Board, packing: &Packing, plan: &[Push]) -> Result<Vec<Push>, String> {
     let mut occupied = vec![false; board.n];
     for &b in &board.start_boxes {
         occupied[b as usize] = true;
     }
     let mut path = BoxPath::new(board.n);
-    let mut out = Vec::with_capacity(plan.len());
+    let mut out: Vec<Push> = Vec::with_capacity(plan.len());
+    let mut player = board.start_player;
     for (step, &p) in plan.iter().enumerate() {
         let next = board.step(p.from, p.dir as usize);
         if next == NONE || p.to as usize >= board.n || !occupied[p.from as usize] || occupied[next as usize] {
             return Err(format!("push {} of the plan is not legal", step + 1));
         }
-        let first = Push::step(p.from, p.dir, next);
-        out.push(first);
         occupied[p.from as usize] = false;
+        let first = Push::step(p.from, p.dir, next);
         match p.via {
-            Via::Step if p.to == next => {}
+            Via::Step if p.to == next => out.push(first),
             Via::Tunnel => {
+                out.push(first);
                 let mut at = next;
                 while at != p.to {
                     let on = board.step(at, p.dir as usize);
@@ -43,17 +45,27 @@ fn unfold(board: &Board, packing: &Packing, plan: &[Push]) -> Result<Vec<Push>, 
                     at = on;
                 }
             }
-            Via::Room | Via::Path => {
+            Via::Room => {
+                out.push(first);
                 let room = packing.room[p.to as usize];
-                let anywhere = p.via == Via::Path;
                 let rest = path
-                    .push_path(board, &occupied, next, p.from, p.to, |x| anywhere || packing.room[x as usize] == room)
+                    .push_path(board, &occupied, next, p.from, p.to, |x| packing.room[x as usize] == room)
                     .ok_or_else(|| format!("macro {} of the plan cannot be repeated", step + 1))?;
                 out.extend(rest);
+            }
+            Via::Path => {
+                let all = path
+                    .push_path(board, &occupied, p.from, player, p.to, |_| true)
+                    .filter(|all| all.first().map(|f| f.dir) == Some(p.dir))
+                    .ok_or_else(|| format!("macro {} of the plan cannot be repeated", step + 1))?;
+                out.extend(all);
             }
             Via::Step => return Err(format!("push {} of the plan skips cells", step + 1)),
         }
         occupied[p.to as usize] = true;
+        // The last push leaves the player behind the box.
+        let last = out[out.len() - 1];
+        player = last.from;
     }
     Ok(out)
 }
@@ -206,8 +218,9 @@ mod tests {
     #[test]
     fn a_packing_macro_unfolds_into_a_path_around_corners() {
         // The box goes right along row 2, then up onto the goal: the player must walk
-        // round below it for the last push.
-        let (l, b) = level("#######\n#    .#\n#@$   #\n#     #\n#######\n");
+        // round below it for the push up. (A wall at the top left makes every shortest
+        // path start with a push right, as the plan says.)
+        let (l, b) = level("#######\n##   .#\n#@$   #\n#     #\n#######\n");
         let boxc = b.start_boxes[0];
         let m = Push { from: boxc, dir: 3, via: Via::Path, to: b.goals[0] };
         let moves = assemble(&b, &Packing::analyse(&b), &[m]).unwrap();

@@ -126,6 +126,8 @@ struct Phase {
     hotspots: bool,
     /// Forward expansions for each backward one (see `Switches::forward_turns`).
     forward_turns: u32,
+    /// Forward children are whole box moves (see `Switches::whole_box_moves`).
+    whole_box_moves: bool,
 }
 
 impl Phase {
@@ -137,6 +139,9 @@ impl Phase {
             if self.hotspots {
                 name += ", hotspots advise";
             }
+        }
+        if self.whole_box_moves {
+            name += ", whole box moves";
         }
         if self.ranking.0 .0 == FEATURES {
             name += ", feature cells only";
@@ -187,6 +192,13 @@ impl Phase {
 /// searches: it solves levels up to its very end (xsokoban 41 at 9.2-9.5 s), while the
 /// last phase, which weighs too, by pushes, solved no level after it lately.
 ///
+/// The second search goes by whole box moves (see `Switches::whole_box_moves`), by
+/// advisor weight as the first: it solves levels none of the others does (xsokoban 71
+/// in about 1.6 s), and a level at the first search's edge (xsokoban 32) within
+/// hundredths of a second. As the first search it cost many easy levels a second and
+/// lost 71: those levels fall quickly to single pushes, and then the backward side had
+/// not grown.
+///
 /// The first search leaves the backward side one expansion in `FIRST_TURNS`. It solves
 /// most levels alone, and going forward only it solved xsokoban 32 in 1.7-1.8 s, where
 /// taking turns it missed it in its 2 s; a level the two sides solve together in a few
@@ -206,6 +218,7 @@ const SHORT: Phase = Phase {
     box_moves: false,
     hotspots: false,
     forward_turns: 1,
+    whole_box_moves: false,
 };
 const STRICT: Phase =
     Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.98, ..SHORT };
@@ -221,6 +234,10 @@ const FIRST_SHORT: f64 = 0.20;
 /// Forward expansions per backward one in the first search: it mostly solves levels
 /// alone, and the backward side goes on in the later phases.
 const FIRST_TURNS: u32 = 16;
+/// The search by whole box moves (see `schedule`): xsokoban 71 falls to it after about
+/// 1.6-1.8 s. At 25% that was 80% of its time; at 30% the feature-cell phase after it
+/// still solved or left to the next one the levels it solves.
+const WHOLE_MOVES_SHARE: f64 = 0.30;
 /// The box-move search again with feature cells alone (no greedy turns), which solves
 /// other levels, some only after 1.3 s or 2.7 s of it.
 const FEATURES_SHORT: f64 = 0.30;
@@ -236,6 +253,7 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
     if weights {
         let box_moves = Phase { weighted: true, box_moves: true, hotspots: true, ..SHORT };
         phases.push(Phase { share: FIRST_SHORT, forward_turns: FIRST_TURNS, ..box_moves });
+        phases.push(Phase { whole_box_moves: true, packing_macro: false, share: WHOLE_MOVES_SHARE, ..box_moves });
         let features = Phase { ranking: ((FEATURES, 0), SHORT.ranking.1), share: FEATURES_SHORT, ..box_moves };
         phases.push(features);
         phases.push(Phase { weighted: true, share: WEIGHTED_SHORT, ..SHORT });
@@ -278,6 +296,7 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
             box_move_weights: p.box_moves,
             hotspot_weights: p.hotspots,
             forward_turns: p.forward_turns,
+            whole_box_moves: p.whole_box_moves,
             ..options.switches
         };
         // A forced order is the same plain order for both sides in every phase.
@@ -356,6 +375,8 @@ mod tests {
             assert_eq!(phases.iter().any(|p| p.hotspots), weights);
             assert!(phases.iter().all(|p| p.weighted || !p.hotspots));
             assert_eq!(phases.iter().any(|p| p.ranking.0 .0 == FEATURES), weights);
+            // Whole box moves come second, after a search by single pushes.
+            assert_eq!(phases.iter().position(|p| p.whole_box_moves), weights.then_some(1));
         }
     }
 

@@ -521,7 +521,7 @@ fn stats_name_the_phases_run_in_order_of_time() {
 fn a_node_budget_gives_the_same_search_on_every_run() {
     let _g = shared();
     // Solved after its first phase, so the phases' split of the budget counts too.
-    let map = read_map(&repo().join("samples/xsokoban90/xsokoban09.txt"));
+    let map = read_map(&repo().join("samples/xsokoban90/xsokoban26.txt"));
     let args = ["--nodes", "300000", "--stats", "--time-limit", "60"];
     let first = run_str(&args, &map, Duration::from_secs(60));
     verify(&map, &first, false).unwrap_or_else(|e| panic!("--nodes: {e}"));

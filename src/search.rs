@@ -236,6 +236,39 @@ struct Child {
     packed: u16,
 }
 
+/// The node being expanded, as the children that move one box far need it.
+#[derive(Clone, Copy)]
+struct Expanding {
+    node: u32,
+    /// The normalised player.
+    player: Cell,
+    /// The children's depth after one push.
+    depth: u16,
+    box_hash: u64,
+    packed: u16,
+    /// Only the pushes of a PI-corral's boxes count (see `corral`).
+    restricted: bool,
+}
+
+impl Expanding {
+    /// The child that moves box `slot` from `from` to `to` in `pushes` pushes, the first
+    /// in direction `dir`, and leaves the player on `player`.
+    fn moved(&self, slot: usize, from: Cell, to: Cell, dir: u8, pushes: usize, player: Cell) -> Child {
+        let via = if pushes == 1 { Via::Step } else { Via::Path };
+        Child {
+            node: self.node,
+            slot,
+            from,
+            to,
+            player,
+            push: Push { from, dir, via, to },
+            depth: self.depth.saturating_add(pushes as u16 - 1),
+            box_hash: self.box_hash,
+            packed: self.packed,
+        }
+    }
+}
+
 /// One direction of search with its table, open list and scratch buffers.
 pub struct Side<'a> {
     board: &'a Board,
@@ -780,7 +813,8 @@ impl<'a> Side<'a> {
         let single_pushes =
             !(forward && self.switches.whole_box_moves && self.board.n <= PACKING_MACRO_MAX_CELLS);
         if !single_pushes {
-            if let Some(step) = self.whole_box_moves(node, player, depth, box_hash, packed, restricted, other, budget) {
+            let at = Expanding { node, player, depth, box_hash, packed, restricted };
+            if let Some(step) = self.whole_box_moves(at, other, budget) {
                 result = step;
             }
         }
@@ -860,7 +894,8 @@ impl<'a> Side<'a> {
             }
         }
         if forward && single_pushes && matches!(result, Step::Expanded) && self.macro_boxes > 0 {
-            if let Some(step) = self.packing_macros(node, player, depth, box_hash, packed, restricted, other, budget) {
+            let at = Expanding { node, player, depth, box_hash, packed, restricted };
+            if let Some(step) = self.packing_macros(at, other, budget) {
                 result = step;
             }
         }
@@ -913,18 +948,7 @@ impl<'a> Side<'a> {
     /// others standing still; each that can gives one extra child. Greedy takes such a
     /// child at once (its bound drops by the whole way), so a box goes home in one step
     /// instead of one push among many equal ones.
-    #[allow(clippy::too_many_arguments)]
-    fn packing_macros(
-        &mut self,
-        node: u32,
-        player: Cell,
-        depth: u16,
-        box_hash: u64,
-        packed: u16,
-        restricted: bool,
-        other: &Table,
-        budget: &Budget,
-    ) -> Option<Step> {
+    fn packing_macros(&mut self, at: Expanding, other: &Table, budget: &Budget) -> Option<Step> {
         let n = self.board.n;
         for r in 0..self.packing.order.len() {
             let goal = match self.packing.next_goal(r as u16 + 1, &self.occupied) {
@@ -935,7 +959,7 @@ impl<'a> Side<'a> {
             self.candidates.clear();
             for k in 0..self.nboxes {
                 let b = self.boxes[k];
-                if self.is_target[b as usize] || (restricted && !self.corrals.allowed(b)) {
+                if self.is_target[b as usize] || (at.restricted && !self.corrals.allowed(b)) {
                     continue;
                 }
                 let d = self.distances[j * n + b as usize];
@@ -952,7 +976,7 @@ impl<'a> Side<'a> {
                 let (_, k) = self.candidates[i];
                 let b = self.boxes[k];
                 self.occupied[b as usize] = false;
-                let path = self.box_path.push_path(self.board, &self.occupied, b, player, goal, |_| true);
+                let path = self.box_path.push_path(self.board, &self.occupied, b, at.player, goal, |_| true);
                 self.occupied[b as usize] = true;
                 let path = match path {
                     Some(p) if p.len() > 1 => p,
@@ -960,17 +984,7 @@ impl<'a> Side<'a> {
                 };
                 let (first, last) = (path[0], path[path.len() - 1]);
                 self.stats.macros += 1;
-                let child = Child {
-                    node,
-                    slot: k,
-                    from: b,
-                    to: goal,
-                    player: last.from,
-                    push: Push { from: b, dir: first.dir, via: Via::Path, to: goal },
-                    depth: depth.saturating_add(path.len() as u16 - 1),
-                    box_hash,
-                    packed,
-                };
+                let child = at.moved(k, b, goal, first.dir, path.len(), last.from);
                 if let Some(step) = self.emit(&child, other) {
                     return Some(step);
                 }
@@ -982,18 +996,7 @@ impl<'a> Side<'a> {
     /// The children of `whole_box_moves`: each box the player can push now goes onto the
     /// next goal of any ordered room it can get to (onto any free goal of a room without
     /// an order), and to cells off the goals, the other boxes standing still.
-    #[allow(clippy::too_many_arguments)]
-    fn whole_box_moves(
-        &mut self,
-        node: u32,
-        player: Cell,
-        depth: u16,
-        box_hash: u64,
-        packed: u16,
-        restricted: bool,
-        other: &Table,
-        budget: &Budget,
-    ) -> Option<Step> {
+    fn whole_box_moves(&mut self, at: Expanding, other: &Table, budget: &Budget) -> Option<Step> {
         self.incomplete = true; // most single pushes are never tried
         let mut reached = std::mem::take(&mut self.reached);
         let mut result = None;
@@ -1003,14 +1006,14 @@ impl<'a> Side<'a> {
                 break;
             }
             let b = self.boxes[k];
-            if (restricted && !self.corrals.allowed(b))
+            if (at.restricted && !self.corrals.allowed(b))
                 || (self.switches.strict_rooms && self.packing.in_strict_room(b))
                 || !self.can_push_now(b)
             {
                 continue;
             }
             self.occupied[b as usize] = false;
-            self.box_path.reach_of_box(self.board, &self.occupied, b, player, self.dead, &mut reached);
+            self.box_path.reach_of_box(self.board, &self.occupied, b, at.player, self.dead, &mut reached);
             let packing = self.packing;
             let mut parked = 0;
             for i in (0..reached.len()).rev() {
@@ -1026,7 +1029,7 @@ impl<'a> Side<'a> {
                 }
                 parked += (room == 0) as usize; // off the goals
                 self.occupied[b as usize] = true;
-                let step = self.whole_box_move(node, k, m, depth, box_hash, packed, other);
+                let step = self.whole_box_move(at, k, m, other);
                 self.occupied[b as usize] = false;
                 if step.is_some() {
                     result = step;
@@ -1043,34 +1046,13 @@ impl<'a> Side<'a> {
     }
 
     /// One child of `whole_box_moves`: the box in slot `k` moved as `m` says.
-    #[allow(clippy::too_many_arguments)]
-    fn whole_box_move(
-        &mut self,
-        node: u32,
-        k: usize,
-        m: BoxMove,
-        depth: u16,
-        box_hash: u64,
-        packed: u16,
-        other: &Table,
-    ) -> Option<Step> {
+    fn whole_box_move(&mut self, at: Expanding, k: usize, m: BoxMove, other: &Table) -> Option<Step> {
         let b = self.boxes[k];
         if self.dead_child(b, m.to, m.player) {
             return None;
         }
         self.stats.macros += 1;
-        let via = if m.pushes == 1 { Via::Step } else { Via::Path };
-        let child = Child {
-            node,
-            slot: k,
-            from: b,
-            to: m.to,
-            player: m.player,
-            push: Push { from: b, dir: m.dir, via, to: m.to },
-            depth: depth.saturating_add(m.pushes - 1),
-            box_hash,
-            packed,
-        };
+        let child = at.moved(k, b, m.to, m.dir, m.pushes as usize, m.player);
         self.emit(&child, other)
     }
 

@@ -195,9 +195,8 @@ impl Phase {
 /// The second search goes by whole box moves (see `Switches::whole_box_moves`), by
 /// advisor weight as the first: it solves levels none of the others does (xsokoban 71
 /// in about 1.6 s), and a level at the first search's edge (xsokoban 32) within
-/// hundredths of a second. As the first search it cost many easy levels a second and
-/// lost 71: those levels fall quickly to single pushes, and then the backward side had
-/// not grown.
+/// hundredths of a second. As the first search (15%) it made easy levels wait (median
+/// 1.51 s on xsokoban90) and lost 71.
 ///
 /// The first search leaves the backward side one expansion in `FIRST_TURNS`. It solves
 /// most levels alone, and going forward only it solved xsokoban 32 in 1.7-1.8 s, where
@@ -234,9 +233,8 @@ const FIRST_SHORT: f64 = 0.20;
 /// Forward expansions per backward one in the first search: it mostly solves levels
 /// alone, and the backward side goes on in the later phases.
 const FIRST_TURNS: u32 = 16;
-/// The search by whole box moves (see `schedule`): xsokoban 71 falls to it after about
-/// 1.6-1.8 s. At 25% that was 80% of its time; at 30% the feature-cell phase after it
-/// still solved or left to the next one the levels it solves.
+/// The search by whole box moves: xsokoban 71 falls to it after about
+/// 1.6-1.8 s, 80% of its time at 25% (2.0 s); 30% gives it 2.4 s.
 const WHOLE_MOVES_SHARE: f64 = 0.30;
 /// The box-move search again with feature cells alone (no greedy turns), which solves
 /// other levels, some only after 1.3 s or 2.7 s of it. Microban 153 needs about 1.5 s of

@@ -812,8 +812,8 @@ impl<'a> Side<'a> {
         // Each whole move floods the floor once per (cell, side), like a packing macro.
         let single_pushes =
             !(forward && self.switches.whole_box_moves && self.board.n <= PACKING_MACRO_MAX_CELLS);
+        let at = Expanding { node, player, depth, box_hash, packed, restricted };
         if !single_pushes {
-            let at = Expanding { node, player, depth, box_hash, packed, restricted };
             if let Some(step) = self.whole_box_moves(at, other, budget) {
                 result = step;
             }
@@ -894,7 +894,6 @@ impl<'a> Side<'a> {
             }
         }
         if forward && single_pushes && matches!(result, Step::Expanded) && self.macro_boxes > 0 {
-            let at = Expanding { node, player, depth, box_hash, packed, restricted };
             if let Some(step) = self.packing_macros(at, other, budget) {
                 result = step;
             }
@@ -1002,7 +1001,6 @@ impl<'a> Side<'a> {
         let mut result = None;
         'boxes: for k in 0..self.nboxes {
             if budget.past_deadline() {
-                self.incomplete = true;
                 break;
             }
             let b = self.boxes[k];
@@ -1012,33 +1010,27 @@ impl<'a> Side<'a> {
             {
                 continue;
             }
+            // The box is lifted off while its targets are chosen: its own cell is free then.
             self.occupied[b as usize] = false;
             self.box_path.reach_of_box(self.board, &self.occupied, b, at.player, self.dead, &mut reached);
-            let packing = self.packing;
+            reached.reverse(); // farthest first
+            let (packing, occupied) = (self.packing, &self.occupied);
             let mut parked = 0;
-            for i in (0..reached.len()).rev() {
-                let m = reached[i];
-                let room = packing.room[m.to as usize];
-                let target = if room != 0 {
-                    packing.order[room as usize - 1].is_empty() || packing.next_goal(room, &self.occupied) == Some(m.to)
-                } else {
-                    parked < PARKING_CELLS
-                };
-                if !target {
-                    continue;
+            reached.retain(|m| match packing.room[m.to as usize] {
+                0 => {
+                    parked += 1;
+                    parked <= PARKING_CELLS
                 }
-                parked += (room == 0) as usize; // off the goals
-                self.occupied[b as usize] = true;
-                let step = self.whole_box_move(at, k, m, other);
-                self.occupied[b as usize] = false;
-                if step.is_some() {
-                    result = step;
-                    break;
+                room => {
+                    packing.order[room as usize - 1].is_empty() || packing.next_goal(room, occupied) == Some(m.to)
                 }
-            }
+            });
             self.occupied[b as usize] = true;
-            if result.is_some() {
-                break 'boxes;
+            for &m in &reached {
+                result = self.whole_box_move(at, k, m, other);
+                if result.is_some() {
+                    break 'boxes;
+                }
             }
         }
         self.reached = reached;

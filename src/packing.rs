@@ -139,6 +139,17 @@ pub struct BoxMove {
     pub dir: u8,
 }
 
+/// Where the player stands for a box's pushes (`BoxPath::expand_pushes`).
+#[derive(Clone, Copy)]
+enum Stand {
+    /// Next to the box, on this side of it: the blocks tell which other sides he reaches.
+    Beside(usize),
+    /// Anywhere in the latest flood.
+    Flooded,
+    /// Behind the box for a push in direction d, if `[d]` holds.
+    Known([bool; 4]),
+}
+
 /// Small searches over (box cell, player side) states for one moving box, the other
 /// boxes standing still. Scratch buffers are reused between calls.
 pub struct BoxPath {
@@ -214,7 +225,8 @@ impl BoxPath {
         if side.is_none() {
             self.flood(board, occupied, from, &[player]);
         }
-        self.expand_pushes(board, occupied, from, side, st, start, &allowed);
+        let stand = side.map_or(Stand::Flooded, Stand::Beside);
+        self.expand_pushes(board, occupied, from, stand, st, start, &allowed);
         let mut head = 0;
         while head < self.queue.len() {
             let s = self.queue[head];
@@ -231,21 +243,22 @@ impl BoxPath {
                 out.reverse();
                 return Some(out);
             }
-            self.expand_pushes(board, occupied, x, Some(side), st, s, &allowed);
+            self.expand_pushes(board, occupied, x, Stand::Beside(side), st, s, &allowed);
         }
         None
     }
 
-    /// Every cell the box on `from` can be pushed to, the player starting on `player` and
-    /// the other boxes (`occupied`) standing still, nearest first, each as `push_path`
-    /// would get there (its fewest pushes, the same first push and the same end); cells
-    /// where `dead` holds are passed through as `push_path` does, but not offered.
+    /// Every cell the box on `from` can be pushed to, the other boxes (`occupied`) standing
+    /// still, nearest first, each as `push_path` would get there (its fewest pushes, the same
+    /// first push and the same end); cells where `dead` holds are passed through as
+    /// `push_path` does, but not offered. `behind[d]`: can the player get behind the box
+    /// for its first push in direction `d` (the caller has his area already)?
     pub fn reach_of_box(
         &mut self,
         board: &Board,
         occupied: &[bool],
         from: Cell,
-        player: Cell,
+        behind: [bool; 4],
         dead: &[bool],
         out: &mut Vec<BoxMove>,
     ) {
@@ -254,14 +267,10 @@ impl BoxPath {
         let mark = Self::next_stamp(&mut self.cell_stamp, &mut self.cell_seen);
         self.queue.clear();
         self.blocks.label(board, occupied, from);
-        let side = (0..4).find(|&d| board.step(from, d) == player);
-        if side.is_none() {
-            self.flood(board, occupied, from, &[player]);
-        }
         let start = u32::MAX;
         let anywhere = |_: Cell| true;
         self.cell_seen[from as usize] = mark;
-        self.expand_pushes(board, occupied, from, side, st, start, &anywhere);
+        self.expand_pushes(board, occupied, from, Stand::Known(behind), st, start, &anywhere);
         let (mut head, mut level_end, mut pushes) = (0, self.queue.len(), 1u16);
         while head < self.queue.len() {
             if head == level_end {
@@ -281,7 +290,7 @@ impl BoxPath {
                 let dir = self.parent[first as usize].1.dir;
                 out.push(BoxMove { to: x, pushes, player: board.step(x, side), dir });
             }
-            self.expand_pushes(board, occupied, x, Some(side), st, s, &anywhere);
+            self.expand_pushes(board, occupied, x, Stand::Beside(side), st, s, &anywhere);
         }
     }
 
@@ -319,15 +328,14 @@ impl BoxPath {
         false
     }
 
-    /// The pushes of the box on `x`, the player next to it on side `player_side`, or
-    /// (`None`) anywhere in the latest flood.
+    /// The pushes of the box on `x`, the player standing as `stand` says.
     #[allow(clippy::too_many_arguments)]
     fn expand_pushes(
         &mut self,
         board: &Board,
         occupied: &[bool],
         x: Cell,
-        player_side: Option<usize>,
+        stand: Stand,
         st: u32,
         from_state: u32,
         allowed: &impl Fn(Cell) -> bool,
@@ -338,9 +346,10 @@ impl BoxPath {
             if to == NONE || occupied[to as usize] || !allowed(to) || behind == NONE || occupied[behind as usize] {
                 continue;
             }
-            let reached = match player_side {
-                Some(side) => self.blocks.around(x, side, d ^ 1),
-                None => self.reach.reached(behind),
+            let reached = match stand {
+                Stand::Beside(side) => self.blocks.around(x, side, d ^ 1),
+                Stand::Flooded => self.reach.reached(behind),
+                Stand::Known(behind) => behind[d],
             };
             if !reached {
                 continue;
@@ -518,7 +527,15 @@ mod tests {
             let from = board.start_boxes[0];
             occupied[board.start_boxes[1] as usize] = true;
             let mut bp = BoxPath::new(board.n);
-            bp.reach_of_box(&board, &occupied, from, board.start_player, &board.dead_fwd, &mut out);
+            let mut reach = Reach::new(board.n);
+            occupied[from as usize] = true;
+            reach.fill(&board, &occupied, board.start_player);
+            occupied[from as usize] = false;
+            let behind = std::array::from_fn(|d| {
+                let stand = board.step(from, d ^ 1);
+                stand != NONE && reach.reached(stand)
+            });
+            bp.reach_of_box(&board, &occupied, from, behind, &board.dead_fwd, &mut out);
             for t in (0..board.n as Cell).filter(|&t| t != from && !board.dead_fwd[t as usize]) {
                 let path = bp.push_path(&board, &occupied, from, board.start_player, t, |_| true);
                 let offered = out.iter().find(|m| m.to == t);

@@ -1010,9 +1010,14 @@ impl<'a> Side<'a> {
             {
                 continue;
             }
+            // The player's area, with every box in place, tells where he can make the first push.
+            let behind = std::array::from_fn(|d| {
+                let stand = self.board.step(b, d ^ 1);
+                stand != NONE && self.reach.reached(stand)
+            });
             // The box is lifted off while its targets are chosen: its own cell is free then.
             self.occupied[b as usize] = false;
-            self.box_path.reach_of_box(self.board, &self.occupied, b, at.player, self.dead, &mut reached);
+            self.box_path.reach_of_box(self.board, &self.occupied, b, behind, self.dead, &mut reached);
             reached.reverse(); // farthest first
             let (packing, occupied) = (self.packing, &self.occupied);
             let mut parked = 0;

@@ -2,9 +2,9 @@
 //!
 //! Goals that touch each other form a room. Boxes must usually enter a room deepest goal
 //! first, or they block the goals behind them. The order is found backwards: start with
-//! the room full and repeatedly take out the box that leaves most easily (pulled out of
-//! the room by a player coming from outside, the other boxes standing still); the
-//! reverse of that is the filling order. During search, a box pushed into a room may be
+//! the room full and repeatedly take out the box that leaves most easily (pulled by a
+//! player coming from where he starts to a cell boxes can come from, the other boxes
+//! standing still); the reverse of that is the filling order. During search, a box pushed into a room may be
 //! carried straight on to the room's next goal in that order: one macro edge of several
 //! pushes, found by a small box-and-player search (`BoxPath`).
 
@@ -96,13 +96,21 @@ impl Packing {
     }
 }
 
-/// Take boxes out of a full room one by one; the reverse is the filling order.
+/// Take boxes out of a full room one by one; the reverse is the filling order. The player
+/// comes from where he starts (not from a pocket of floor that the room's goals close
+/// off), and a box is out once it stands where boxes can come from (`box_sources`).
 fn fill_order(board: &Board, room: &[u16], id: u16, cells: &[Cell], path: &mut BoxPath) -> Option<Vec<Cell>> {
     let mut occupied = vec![false; board.n];
     for &g in cells {
         occupied[g as usize] = true;
     }
-    let outside: Vec<Cell> = (0..board.n as Cell).filter(|&c| room[c as usize] != id).collect();
+    let player = board.start_player;
+    let outside: Vec<Cell> = if room[player as usize] == id {
+        (0..board.n as Cell).filter(|&c| room[c as usize] != id).collect()
+    } else {
+        vec![player]
+    };
+    let sources = box_sources(board, room, id);
     let mut left: Vec<Cell> = cells.to_vec();
     let mut removed = Vec::with_capacity(cells.len());
     while !left.is_empty() {
@@ -112,7 +120,7 @@ fn fill_order(board: &Board, room: &[u16], id: u16, cells: &[Cell], path: &mut B
                 return None;
             }
             occupied[g as usize] = false;
-            let pulls = path.extract(board, &occupied, g, &outside, |c| room[c as usize] == id);
+            let pulls = path.extract(board, &occupied, g, &outside, |c| !sources[c as usize]);
             occupied[g as usize] = true;
             if let Some(p) = pulls {
                 if best.map_or(true, |(bp, _)| p < bp) {
@@ -127,6 +135,31 @@ fn fill_order(board: &Board, room: &[u16], id: u16, cells: &[Cell], path: &mut B
     }
     removed.reverse();
     Some(removed)
+}
+
+/// The cells outside room `id` that boxes starting outside it can be pushed to (through
+/// the empty room too), the other boxes and the player's reach left aside (so, a few too
+/// many). With no box outside the room, every cell outside it.
+fn box_sources(board: &Board, room: &[u16], id: u16) -> Vec<bool> {
+    let outside = |c: Cell| room[c as usize] != id;
+    let mut seen = vec![false; board.n];
+    let mut queue: Vec<Cell> = board.start_boxes.iter().copied().filter(|&b| outside(b)).collect();
+    if queue.is_empty() {
+        return (0..board.n as Cell).map(outside).collect();
+    }
+    for &b in &queue {
+        seen[b as usize] = true;
+    }
+    while let Some(x) = queue.pop() {
+        for d in 0..4 {
+            let (to, behind) = (board.step(x, d), board.step(x, d ^ 1));
+            if to != NONE && behind != NONE && !board.dead_fwd[to as usize] && !seen[to as usize] {
+                seen[to as usize] = true;
+                queue.push(to);
+            }
+        }
+    }
+    (0..board.n).map(|c| seen[c] && outside(c as Cell)).collect()
 }
 
 /// Where `BoxPath::reach_of_box` can take a box.
@@ -426,16 +459,16 @@ mod tests {
     #[test]
     fn a_dead_end_room_fills_from_the_back() {
         // Three goals in a corridor closed on the right: the far one first.
-        let b = Board::from_text("########\n#@ $$$ #\n#   ...#\n###    #\n########\n");
+        let b = Board::from_text("########\n#      #\n#@ $$$ #\n#   ...#\n###    #\n########\n");
         let p = Packing::analyse(&b);
-        let room = p.room[b.cell_at(4, 2) as usize];
+        let room = p.room[b.cell_at(4, 3) as usize];
         assert!(room > 0);
         let order = &p.order[room as usize - 1];
         assert_eq!(order.len(), 3);
         // The goals can be left in any order here (open below), so just check it is full.
         let mut sorted = order.clone();
         sorted.sort_unstable();
-        assert_eq!(sorted, vec![b.cell_at(4, 2), b.cell_at(5, 2), b.cell_at(6, 2)]);
+        assert_eq!(sorted, vec![b.cell_at(4, 3), b.cell_at(5, 3), b.cell_at(6, 3)]);
 
         let b = Board::from_text("##########\n#@ $$$...#\n##########\n");
         let p = Packing::analyse(&b);
@@ -444,6 +477,15 @@ mod tests {
         let mut occ = vec![false; b.n];
         occ[b.cell_at(8, 1) as usize] = true;
         assert_eq!(p.next_goal(1, &occ), Some(b.cell_at(7, 1)));
+    }
+
+    #[test]
+    fn a_floor_pocket_behind_a_room_is_no_way_in() {
+        // Past the goals the corridor goes on, but neither player nor box gets there
+        // except through the goals: the far goal still comes first.
+        let b = Board::from_text("############\n#@ $$$...  #\n############\n");
+        let p = Packing::analyse(&b);
+        assert_eq!(p.order[0], vec![b.cell_at(8, 1), b.cell_at(7, 1), b.cell_at(6, 1)]);
     }
 
     #[test]

@@ -253,8 +253,23 @@ fn print_stats(r: &solver::Report, budget: &Budget) {
             continue;
         }
         eprintln!(
-            "{:<8} expanded {:>9}  generated {:>9}  duplicates {:>9}  dead: freeze {:>8} side {:>8} matching {:>8} corral {:>8} corral search {:>8}  corral cuts {:>8}  macros {:>8}  stored {:>9}/{}",
-            name, s.expanded, s.generated, s.duplicates, s.dead_freeze, s.dead_sides, s.dead_matching, s.dead_corral, s.dead_corral_search, s.corral_cuts, s.macros, s.stored, s.capacity
+            concat!(
+                "{:<8} expanded {:>9}  generated {:>9}  duplicates {:>9}  dead: freeze {:>8} side {:>8} ",
+                "matching {:>8} corral {:>8} corral search {:>8}  corral cuts {:>8}  macros {:>8}  stored {:>9}/{}"
+            ),
+            name,
+            s.expanded,
+            s.generated,
+            s.duplicates,
+            s.dead_freeze,
+            s.dead_sides,
+            s.dead_matching,
+            s.dead_corral,
+            s.dead_corral_search,
+            s.corral_cuts,
+            s.macros,
+            s.stored,
+            s.capacity
         );
         if s.corral_searches > 0 {
             eprintln!("{:<8} corral searches {}, {} positions", "", s.corral_searches, s.corral_search_nodes);

@@ -1070,7 +1070,8 @@ impl<'a> Side<'a> {
         while !board.is_goal[at as usize] && walled(behind) && walled(at) {
             let next = board.step(at, d);
             // Stop in front of a goal: the step onto it may start a goal macro.
-            if next == NONE || self.occupied[next as usize] || self.dead[next as usize] || board.is_goal[next as usize] {
+            let blocked = next == NONE || self.occupied[next as usize] || self.dead[next as usize];
+            if blocked || board.is_goal[next as usize] {
                 break;
             }
             behind = at;

@@ -4,9 +4,9 @@
 //! first, or they block the goals behind them. The order is found backwards: start with
 //! the room full and repeatedly take out the box that leaves most easily (pulled by a
 //! player coming from where he starts to a cell boxes can come from, the other boxes
-//! standing still); the reverse of that is the filling order. During search, a box pushed into a room may be
-//! carried straight on to the room's next goal in that order: one macro edge of several
-//! pushes, found by a small box-and-player search (`BoxPath`).
+//! standing still); the reverse of that is the filling order. During search, a box pushed
+//! into a room may be carried straight on to the room's next goal in that order: one macro
+//! edge of several pushes, found by a small box-and-player search (`BoxPath`).
 
 use crate::board::{Board, Cell, NONE};
 use crate::hotspot::Hotspots;

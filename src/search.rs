@@ -337,6 +337,9 @@ pub struct Side<'a> {
     /// those whose player area holds the start player's cell, and that bound (a target
     /// for the `bridge`).
     pub closest: Option<(u32, i32)>,
+    /// Forward only: the `WAYPOINTS` stored nodes with the most boxes on target (the first
+    /// found among equals), with those counts.
+    most_packed: Vec<(u32, u16)>,
     /// Set once a child had to be dropped for lack of room: exhaustion then proves nothing.
     pub overflowed: bool,
     /// Set once a child was dropped by an incomplete rule: exhaustion then proves nothing.
@@ -467,6 +470,7 @@ impl<'a> Side<'a> {
             key: Vec::with_capacity(nboxes + 1),
             corral_cuts: true,
             closest: None,
+            most_packed: Vec::new(),
             overflowed: false,
             incomplete: false,
             stats,
@@ -1138,6 +1142,9 @@ impl<'a> Side<'a> {
             }
         };
         self.note_closest(h, packed);
+        if self.direction == Direction::Forward {
+            self.note_most_packed(child, packed);
+        }
         if self.direction == Direction::Backward && reachable && self.closest.map_or(true, |(_, b)| h <= b) {
             self.closest = Some((child, h));
         }
@@ -1161,6 +1168,18 @@ impl<'a> Side<'a> {
         }
         let spots = &self.packing.hotspots;
         spots.pairs_with(&self.boxes, c.to, c.from) < spots.pairs_with(&self.boxes, c.from, c.from)
+    }
+
+    /// Keep `child` among the nodes with the most boxes on target.
+    fn note_most_packed(&mut self, child: u32, packed: u16) {
+        if self.most_packed.len() < WAYPOINTS {
+            self.most_packed.push((child, packed));
+            return;
+        }
+        let (i, &(_, least)) = self.most_packed.iter().enumerate().min_by_key(|(_, &(_, p))| p).unwrap();
+        if packed > least {
+            self.most_packed[i] = (child, packed);
+        }
     }
 
     /// Keep the closest-approach figures.
@@ -1277,8 +1296,42 @@ const PACKING_MACRO_MAX_CELLS: usize = 1024;
 pub type Ranking = (Priority, i32);
 
 /// What one run found, and each search's figures.
+/// Do `pushes`, made from the layout `boxes`, end with every box on a goal?
+fn leads_home(board: &Board, boxes: &[Cell], pushes: &[Push]) -> bool {
+    let mut goals = board.goals.clone();
+    goals.sort_unstable();
+    leads_to(boxes, pushes, &goals)
+}
+
+/// Do `pushes`, each moving a box of the layout as it stands, take `boxes` to `end`?
+fn leads_to(boxes: &[Cell], pushes: &[Push], end: &[Cell]) -> bool {
+    let mut layout = boxes.to_vec();
+    for p in pushes {
+        match layout.iter().position(|&b| b == p.from) {
+            Some(i) if !layout.contains(&p.to) => layout[i] = p.to,
+            _ => return false,
+        }
+    }
+    let mut end = end.to_vec();
+    layout.sort_unstable();
+    end.sort_unstable();
+    layout == end
+}
+
+/// How many of a forward side's most packed nodes a run hands on (`Run::most_packed`).
+const WAYPOINTS: usize = 8;
+
+/// A position on the way from the start, and the pushes that lead there.
+pub struct Waypoint {
+    pub boxes: Vec<Cell>,
+    pub player: Cell,
+    pub pushes: Vec<Push>,
+}
+
 pub struct Run {
     pub outcome: Outcome,
+    /// The forward side's nodes with the most boxes on target, most first.
+    pub most_packed: Vec<Waypoint>,
     pub forward: Stats,
     /// Expansions of the backward side in this run (it keeps its figures itself).
     pub backward_expanded: u64,
@@ -1352,6 +1405,7 @@ pub fn run(
     lessons: &mut Lessons,
     switches: Switches,
     budget: &Budget,
+    from: &[Waypoint],
 ) -> Run {
     debug_assert_eq!(lessons.cluster(), switches.corral_cluster);
     let (fwd_mem, _, bridge_mem) = memory_split(mode, switches, budget.memory_bytes);
@@ -1360,25 +1414,51 @@ pub fn run(
     fwd.take_lessons(lessons);
     let mut bridge = bridged.then(|| Bridge::new(board, zobrist, packing, switches, bridge_mem));
     let bwd_before = bwd.stats.expanded;
-    let root = fwd.add_root(&board.start_boxes, board.start_player);
-    let outcome = match root {
-        None => Outcome::Unsolvable, // the start itself is a deadlock
-        Some(r) => {
-            let key = fwd.table.key(r).to_vec();
-            let hash = zobrist.of_key(&key);
-            if let Some(b) = bwd.table.find(&key, hash) {
-                Outcome::Solved(join(&fwd.table, r, &bwd.table, b))
-            } else {
-                search_loop(&mut fwd, bwd, bridge.as_mut(), mode, budget)
-            }
-        }
+    let roots: Vec<u32> = if from.is_empty() {
+        fwd.add_root(&board.start_boxes, board.start_player).into_iter().collect()
+    } else {
+        from.iter().filter_map(|w| fwd.add_root(&w.boxes, w.player)).collect()
     };
+    let met = roots.iter().find_map(|&r| {
+        let key = fwd.table.key(r);
+        bwd.table.find(key, zobrist.of_key(key)).map(|b| (r, b))
+    });
+    let mut outcome = match (roots.is_empty(), met) {
+        (true, _) => Outcome::Unsolvable, // the start itself is a deadlock
+        (false, Some((r, b))) => Outcome::Solved(join(&fwd.table, r, &bwd.table, b)),
+        (false, None) => search_loop(&mut fwd, bwd, bridge.as_mut(), mode, budget),
+    };
+    if !from.is_empty() {
+        // From waypoints nothing is proved about the start; a solution goes through one.
+        outcome = match outcome {
+            Outcome::Solved(pushes) => match from.iter().find(|w| leads_home(board, &w.boxes, &pushes)) {
+                Some(w) => Outcome::Solved([&w.pushes[..], &pushes[..]].concat()),
+                None => Outcome::OutOfTime,
+            },
+            Outcome::OutOfMemory => Outcome::OutOfMemory,
+            _ => Outcome::OutOfTime,
+        };
+    }
+    let nb = board.start_boxes.len();
+    let mut ranked = fwd.most_packed.clone();
+    ranked.sort_by_key(|&(_, packed)| std::cmp::Reverse(packed));
+    let most_packed = ranked
+        .iter()
+        .map(|&(node, _)| {
+            let key = fwd.table.key(node);
+            // A node's path leads back to one of the roots; that root's own path comes first.
+            let path = fwd.table.path_to(node);
+            let root = from.iter().find(|w| leads_to(&w.boxes, &path, &key[..nb]));
+            let prefix = root.map_or(&[][..], |w| &w.pushes[..]);
+            Waypoint { boxes: key[..nb].to_vec(), player: key[nb], pushes: [prefix, &path[..]].concat() }
+        })
+        .collect();
     fwd.finish_stats();
     fwd.give_back(lessons);
     bwd.finish_stats();
     let (bridge, bridge_targets) = bridge.map_or((Stats::default(), 0), |b| b.finish());
     let backward_expanded = bwd.stats.expanded - bwd_before;
-    Run { outcome, forward: fwd.stats, backward_expanded, bridge, bridge_targets }
+    Run { outcome, most_packed, forward: fwd.stats, backward_expanded, bridge, bridge_targets }
 }
 
 fn search_loop(
@@ -1695,7 +1775,7 @@ mod tests {
         let lessons = &mut Lessons::new(&board, false);
         for _ in 0..3 {
             let budget = Budget::nodes(50, memory);
-            let run = run(&board, &packing, &zobrist, mode, ranking, &mut carried, lessons, switches, &budget);
+            let run = run(&board, &packing, &zobrist, mode, ranking, &mut carried, lessons, switches, &budget, &[]);
             assert!(matches!(run.outcome, Outcome::OutOfTime), "solved within a run: the test proves nothing");
             assert!(run.backward_expanded > 0);
             expanded += run.backward_expanded;
@@ -1727,12 +1807,12 @@ mod tests {
         let lessons = &mut Lessons::new(&board, false);
         let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
         let budget = Budget::nodes(90, memory);
-        let first = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget);
+        let first = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, &[]);
         assert!(matches!(first.outcome, Outcome::OutOfTime), "solved at once: the test proves nothing");
         assert_eq!((first.forward.expanded, first.backward_expanded), (80, 10));
         let stored = bwd.table.len();
         let budget = Budget::nodes(100_000, memory);
-        let second = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget);
+        let second = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, &[]);
         assert!(bwd.table.len() >= stored);
         let pushes = match second.outcome {
             Outcome::Solved(p) => p,
@@ -1758,7 +1838,7 @@ mod tests {
         let lessons = &mut Lessons::new(&board, false);
         let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
         let budget = Budget::nodes(100, memory);
-        let run = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget);
+        let run = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, &[]);
         let plan = match run.outcome {
             Outcome::Solved(p) => p,
             other => panic!("{:?}", other),
@@ -1772,6 +1852,54 @@ mod tests {
 
     /// The corral verdicts of a run serve the next: it prunes the same positions while
     /// searching far fewer corrals itself.
+    #[test]
+    fn a_run_from_waypoints_goes_on_from_them_and_its_plan_replays_from_the_start() {
+        let text = "##########\n#@       #\n# $ $ $  #\n#        #\n#        #\n#  . . . #\n##########\n";
+        let level = crate::level::Level::parse(text).unwrap();
+        let board = Board::analyse(&level).unwrap();
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let switches = Switches { packing_macro: false, ..Switches::default() };
+        let (mode, ranking, memory) = (Mode::Forward, (Priority::Greedy, 0), 1 << 22);
+        let lessons = &mut Lessons::new(&board, false);
+        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let budget = Budget::nodes(3, memory);
+        let short = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, &[]);
+        assert!(matches!(short.outcome, Outcome::OutOfTime), "{:?}", short.outcome);
+        assert_eq!(short.most_packed.len(), WAYPOINTS);
+        for w in &short.most_packed {
+            assert!(leads_to(&board.start_boxes, &w.pushes, &w.boxes), "a waypoint's pushes lead elsewhere");
+        }
+        let budget = Budget::nodes(100_000, memory);
+        let from = &short.most_packed;
+        let on = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, from);
+        let plan = match on.outcome {
+            Outcome::Solved(p) => p,
+            other => panic!("{:?}", other),
+        };
+        assert!(short.most_packed.iter().any(|w| plan.starts_with(&w.pushes)), "the plan starts at no waypoint");
+        let moves = crate::solution::assemble(&board, &packing, &plan).unwrap();
+        crate::solution::replay(&level, &moves).unwrap();
+    }
+
+    #[test]
+    fn a_run_from_a_dead_waypoint_proves_nothing() {
+        // The box in the corner is stuck, but the level itself is solvable.
+        let text = "######\n#@  .#\n# $  #\n#$  .#\n######\n";
+        let level = crate::level::Level::parse(text).unwrap();
+        let board = Board::analyse(&level).unwrap();
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let (mode, switches, ranking, memory) = (Mode::Forward, Switches::default(), (Priority::Greedy, 0), 1 << 20);
+        let lessons = &mut Lessons::new(&board, false);
+        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let boxes = vec![board.cell_at(2, 2), board.cell_at(1, 3)];
+        let stuck = Waypoint { boxes, player: board.start_player, pushes: vec![] };
+        let budget = Budget::nodes(1000, memory);
+        let r = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, &[stuck]);
+        assert!(matches!(r.outcome, Outcome::OutOfTime), "{:?}", r.outcome);
+    }
+
     #[test]
     fn a_run_handed_the_lessons_of_another_searches_fewer_corrals() {
         // XSokoban 44: boxes along a winding corridor make many small corrals.
@@ -1790,7 +1918,8 @@ mod tests {
         let lessons = &mut Lessons::new(&board, false);
         let mut once = || {
             let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
-            run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &Budget::nodes(4000, memory))
+            let budget = Budget::nodes(4000, memory);
+            run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, &[])
         };
         let (first, second) = (once(), once());
         assert!(first.forward.corral_searches > 100, "too few corrals: the test proves nothing");

@@ -128,6 +128,9 @@ struct Phase {
     forward_turns: u32,
     /// Forward children are whole box moves (see `Switches::whole_box_moves`).
     whole_box_moves: bool,
+    /// The forward side starts from the last phase's node with the most boxes on target,
+    /// not from the start (the phase is left out when there is none).
+    from_most_packed: bool,
 }
 
 impl Phase {
@@ -142,6 +145,9 @@ impl Phase {
         }
         if self.whole_box_moves {
             name += ", whole box moves";
+        }
+        if self.from_most_packed {
+            name += ", from the last phase's most packed node";
         }
         if self.ranking.0 .0 == FEATURES {
             name += ", feature cells only";
@@ -198,6 +204,9 @@ impl Phase {
 /// hundredths of a second. As the first search (15%) it made easy levels wait (median
 /// 1.51 s on xsokoban90) and lost 71.
 ///
+/// The third search is the first one again, from the whole-move search's most packed nodes
+/// (see `FROM_MOST_PACKED_SHARE`).
+///
 /// The first search leaves the backward side one expansion in `FIRST_TURNS`. It solves
 /// most levels alone, and going forward only it solved xsokoban 32 in 1.7-1.8 s, where
 /// taking turns it missed it in its 2 s; a level the two sides solve together in a few
@@ -218,6 +227,7 @@ const SHORT: Phase = Phase {
     hotspots: false,
     forward_turns: 1,
     whole_box_moves: false,
+    from_most_packed: false,
 };
 const STRICT: Phase =
     Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.98, ..SHORT };
@@ -236,6 +246,10 @@ const FIRST_TURNS: u32 = 16;
 /// The search by whole box moves: xsokoban 71 falls to it after about
 /// 1.6-1.8 s, 80% of its time at 25% (2.0 s); 30% gives it 2.4 s.
 const WHOLE_MOVES_SHARE: f64 = 0.30;
+/// The first search's kind again, from the whole-move search's node with the most boxes on
+/// target: whole box moves alone can get near the end and not finish, where single pushes
+/// finish at once (xsokoban 85: 13 of 15 boxes packed, 41 pushes from the end).
+const FROM_MOST_PACKED_SHARE: f64 = 0.05;
 /// The box-move search again with feature cells alone (no greedy turns), which solves
 /// other levels, some only after 1.3 s or 2.7 s of it. Microban 153 needs about 1.5 s of
 /// it: after the whole-move phase, 30% was 1.7 s, and a timed run missed it.
@@ -251,8 +265,10 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
     let mut phases = Vec::new();
     if weights {
         let box_moves = Phase { weighted: true, box_moves: true, hotspots: true, ..SHORT };
-        phases.push(Phase { share: FIRST_SHORT, forward_turns: FIRST_TURNS, ..box_moves });
+        let first = Phase { share: FIRST_SHORT, forward_turns: FIRST_TURNS, ..box_moves };
+        phases.push(first);
         phases.push(Phase { whole_box_moves: true, packing_macro: false, share: WHOLE_MOVES_SHARE, ..box_moves });
+        phases.push(Phase { from_most_packed: true, share: FROM_MOST_PACKED_SHARE, ..first });
         let features = Phase { ranking: ((FEATURES, 0), SHORT.ranking.1), share: FEATURES_SHORT, ..box_moves };
         phases.push(features);
         phases.push(Phase { weighted: true, share: WEIGHTED_SHORT, ..SHORT });
@@ -285,7 +301,11 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
     let mut backward: Option<((Ranking, u64), Side)> = None;
     let mut lessons = search::Lessons::new(board, false);
     let mut outcome = Outcome::OutOfTime;
+    let mut most_packed: Vec<search::Waypoint> = Vec::new();
     for p in schedule(strict_useful, options.seeds, options.advisor_weights) {
+        if p.from_most_packed && most_packed.is_empty() {
+            continue;
+        }
         let switches = Switches {
             strict_rooms: p.strict,
             corral_cluster: p.cluster,
@@ -324,7 +344,9 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
             lessons = search::Lessons::new(board, switches.corral_cluster);
         }
         let (mode, lessons) = (options.mode, &mut lessons);
-        let run = search::run(board, packing, &zobrist, mode, fwd_ranking, bwd, lessons, switches, &phase_budget);
+        let from = if p.from_most_packed { &most_packed[..] } else { &[] };
+        let run = search::run(board, packing, &zobrist, mode, fwd_ranking, bwd, lessons, switches, &phase_budget, from);
+        most_packed = run.most_packed;
         report.forward.add(&run.forward);
         report.backward.expanded += run.backward_expanded;
         report.bridge.add(&run.bridge);
@@ -376,6 +398,7 @@ mod tests {
             assert_eq!(phases.iter().any(|p| p.ranking.0 .0 == FEATURES), weights);
             // Whole box moves come second, after a search by single pushes.
             assert_eq!(phases.iter().position(|p| p.whole_box_moves), weights.then_some(1));
+            assert_eq!(phases.iter().position(|p| p.from_most_packed), weights.then_some(2));
         }
     }
 
@@ -393,7 +416,8 @@ mod tests {
             let mode = Mode::Bidirectional;
             let mut bwd = search::backward_side(&board, &zobrist, &packing, mode, ranking.1, switches, 1 << 24);
             let lessons = &mut search::Lessons::new(&board, switches.corral_cluster);
-            let run = search::run(&board, &packing, &zobrist, mode, ranking.0, &mut bwd, lessons, switches, &budget);
+            let run =
+                search::run(&board, &packing, &zobrist, mode, ranking.0, &mut bwd, lessons, switches, &budget, &[]);
             let pushes = match run.outcome {
                 Outcome::Solved(p) => p,
                 other => panic!("seed {}: {:?}", seed, other),

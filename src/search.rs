@@ -1296,11 +1296,9 @@ const PACKING_MACRO_MAX_CELLS: usize = 1024;
 pub type Ranking = (Priority, i32);
 
 /// What one run found, and each search's figures.
-/// Do `pushes`, made from the layout `boxes`, end with every box on a goal?
-fn leads_home(board: &Board, boxes: &[Cell], pushes: &[Push]) -> bool {
-    let mut goals = board.goals.clone();
-    goals.sort_unstable();
-    leads_to(boxes, pushes, &goals)
+/// Do `pushes`, made from the start, end with every box on a goal?
+fn leads_home(board: &Board, pushes: &[Push]) -> bool {
+    leads_to(&board.start_boxes, pushes, &board.goals)
 }
 
 /// Do `pushes`, each moving a box of the layout as it stands, take `boxes` to `end`?
@@ -1429,12 +1427,15 @@ pub fn run(
         (false, None) => search_loop(&mut fwd, bwd, bridge.as_mut(), mode, budget),
     };
     if !from.is_empty() {
-        // From waypoints nothing is proved about the start; a solution goes through one.
+        // From waypoints nothing is proved about the start. A solution goes through one of
+        // them: the one whose pushes, then the solution's, replay from the start (waypoints
+        // may share a layout, their player's areas apart).
         outcome = match outcome {
-            Outcome::Solved(pushes) => match from.iter().find(|w| leads_home(board, &w.boxes, &pushes)) {
-                Some(w) => Outcome::Solved([&w.pushes[..], &pushes[..]].concat()),
-                None => Outcome::OutOfTime,
-            },
+            Outcome::Solved(pushes) => from
+                .iter()
+                .map(|w| [&w.pushes[..], &pushes[..]].concat())
+                .find(|plan| leads_home(board, plan) && crate::solution::assemble(board, packing, plan).is_ok())
+                .map_or(Outcome::OutOfTime, Outcome::Solved),
             Outcome::OutOfMemory => Outcome::OutOfMemory,
             _ => Outcome::OutOfTime,
         };
@@ -1446,7 +1447,9 @@ pub fn run(
         .iter()
         .map(|&(node, _)| {
             let key = fwd.table.key(node);
-            // A node's path leads back to one of the roots; that root's own path comes first.
+            // A node's path leads back to one of the roots; that root's own path comes first
+            // (a root of the same layout but another area may be taken: the run from these
+            // waypoints replays its plans).
             let path = fwd.table.path_to(node);
             let root = from.iter().find(|w| leads_to(&w.boxes, &path, &key[..nb]));
             let prefix = root.map_or(&[][..], |w| &w.pushes[..]);

@@ -128,8 +128,8 @@ struct Phase {
     forward_turns: u32,
     /// Forward children are whole box moves (see `Switches::whole_box_moves`).
     whole_box_moves: bool,
-    /// The forward side starts from the last phase's node with the most boxes on target,
-    /// not from the start (the phase is left out when there is none).
+    /// The forward side starts from the last phase's nodes with the most boxes on target
+    /// (`search::Waypoint`), not from the start (the phase is left out when there are none).
     from_most_packed: bool,
 }
 
@@ -147,7 +147,7 @@ impl Phase {
             name += ", whole box moves";
         }
         if self.from_most_packed {
-            name += ", from the last phase's most packed node";
+            name += ", from the last phase's most packed nodes";
         }
         if self.ranking.0 .0 == FEATURES {
             name += ", feature cells only";
@@ -246,9 +246,11 @@ const FIRST_TURNS: u32 = 16;
 /// The search by whole box moves: xsokoban 71 falls to it after about
 /// 1.6-1.8 s, 80% of its time at 25% (2.0 s); 30% gives it 2.4 s.
 const WHOLE_MOVES_SHARE: f64 = 0.30;
-/// The first search's kind again, from the whole-move search's node with the most boxes on
+/// The first search's kind again, from the whole-move search's nodes with the most boxes on
 /// target: whole box moves alone can get near the end and not finish, where single pushes
-/// finish at once (xsokoban 85: 13 of 15 boxes packed, 41 pushes from the end).
+/// finish at once (xsokoban 85: 13 of 15 boxes packed, 41 pushes from the end). 15% or 30%
+/// brought in no other level, not even 52, which the whole portfolio solves when started
+/// from its whole-move search's best node.
 const FROM_MOST_PACKED_SHARE: f64 = 0.05;
 /// The box-move search again with feature cells alone (no greedy turns), which solves
 /// other levels, some only after 1.3 s or 2.7 s of it. Microban 153 needs about 1.5 s of

@@ -573,10 +573,7 @@ mod tests {
             occupied[from as usize] = true;
             reach.fill(&board, &occupied, board.start_player);
             occupied[from as usize] = false;
-            let behind = std::array::from_fn(|d| {
-                let stand = board.step(from, d ^ 1);
-                stand != NONE && reach.reached(stand)
-            });
+            let behind = reach.behind(&board, from);
             bp.reach_of_box(&board, &occupied, from, behind, &board.dead_fwd, &mut out);
             for t in (0..board.n as Cell).filter(|&t| t != from && !board.dead_fwd[t as usize]) {
                 let path = bp.push_path(&board, &occupied, from, board.start_player, t, |_| true);

@@ -108,6 +108,15 @@ impl Reach {
         self.stamp[c as usize] == self.generation
     }
 
+    /// For each direction d: can the player, in the area of the latest fill, stand behind
+    /// the box on `b` to push it in direction d?
+    pub fn behind(&self, board: &Board, b: Cell) -> [bool; 4] {
+        std::array::from_fn(|d| {
+            let stand = board.step(b, d ^ 1);
+            stand != NONE && self.reached(stand)
+        })
+    }
+
     /// Where the box on `b` goes if the player, in the area of the latest fill, pushes it
     /// in direction `d`: `None` unless it lands on a free cell that is not dead forward.
     #[inline]

@@ -1015,10 +1015,7 @@ impl<'a> Side<'a> {
                 continue;
             }
             // The player's area, with every box in place, tells where he can make the first push.
-            let behind = std::array::from_fn(|d| {
-                let stand = self.board.step(b, d ^ 1);
-                stand != NONE && self.reach.reached(stand)
-            });
+            let behind = self.reach.behind(self.board, b);
             // The box is lifted off while its targets are chosen: its own cell is free then.
             self.occupied[b as usize] = false;
             self.box_path.reach_of_box(self.board, &self.occupied, b, behind, self.dead, &mut reached);
@@ -1295,7 +1292,6 @@ const PACKING_MACRO_MAX_CELLS: usize = 1024;
 /// targets added to the rank (0: the bound alone).
 pub type Ranking = (Priority, i32);
 
-/// What one run found, and each search's figures.
 /// Do `pushes`, made from the start, end with every box on a goal?
 fn leads_home(board: &Board, pushes: &[Push]) -> bool {
     leads_to(&board.start_boxes, pushes, &board.goals)
@@ -1326,6 +1322,7 @@ pub struct Waypoint {
     pub pushes: Vec<Push>,
 }
 
+/// What one run found, and each search's figures.
 pub struct Run {
     pub outcome: Outcome,
     /// The forward side's nodes with the most boxes on target, most first.

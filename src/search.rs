@@ -1850,8 +1850,8 @@ mod tests {
         assert_eq!(plan.len(), 2, "{} moves for {} pushes", plan.len(), pushes);
     }
 
-    /// The corral verdicts of a run serve the next: it prunes the same positions while
-    /// searching far fewer corrals itself.
+    /// A run from waypoints starts where they stand, and its plan is the waypoint's pushes,
+    /// then its own.
     #[test]
     fn a_run_from_waypoints_goes_on_from_them_and_its_plan_replays_from_the_start() {
         let text = "##########\n#@       #\n# $ $ $  #\n#        #\n#        #\n#  . . . #\n##########\n";
@@ -1900,6 +1900,8 @@ mod tests {
         assert!(matches!(r.outcome, Outcome::OutOfTime), "{:?}", r.outcome);
     }
 
+    /// The corral verdicts of a run serve the next: it prunes the same positions while
+    /// searching far fewer corrals itself.
     #[test]
     fn a_run_handed_the_lessons_of_another_searches_fewer_corrals() {
         // XSokoban 44: boxes along a winding corridor make many small corrals.

@@ -89,21 +89,27 @@ impl Matching {
             }
         }
         self.used = row_done;
+        let cost = std::mem::take(&mut self.cost);
+        let costs = Costs::whole(n, &cost);
         for i in left {
-            self.insert_row(i);
+            self.insert_row(costs, i);
         }
-        self.total()
+        let total = self.total(costs);
+        self.cost = cost;
+        total
     }
 
     /// Copy `parent`'s optimal solution, replace row `row` (0-based) by `costs`, and repair.
+    /// Only the potentials and the assignment are copied: the costs are read from `parent`
+    /// and `costs` (copying the matrix for every child was a few percent of the search),
+    /// so `self.cost` does not describe the result.
     pub fn solve_changed_row(&mut self, parent: &Matching, row: usize, costs: &[i32]) -> i32 {
         let n = self.n;
-        self.cost.copy_from_slice(&parent.cost);
         self.u.copy_from_slice(&parent.u);
         self.v.copy_from_slice(&parent.v);
         self.col_row.copy_from_slice(&parent.col_row);
-        self.cost[row * n..(row + 1) * n].copy_from_slice(costs);
         let r = row + 1;
+        let view = Costs { n, cost: &parent.cost, changed: r, row: costs };
         // Column 0 is the algorithm's scratch slot and may still name the row.
         if let Some(j) = (1..=n).find(|&j| self.col_row[j] == r) {
             // Most pushes keep a box headed for the same target. If that column is still
@@ -113,13 +119,13 @@ impl Matching {
             let cheapest = cheapest_reduced(costs, &self.v);
             if costs[j - 1] - self.v[j] == cheapest {
                 self.u[r] = cheapest;
-                return self.total();
+                return self.total(view);
             }
             self.col_row[j] = 0;
         }
         self.u[r] = 0;
-        self.insert_row(r);
-        self.total()
+        self.insert_row(view, r);
+        self.total(view)
     }
 
     /// Re-solve for rows that are mostly the old ones in a new order: new row `k` (0-based)
@@ -148,12 +154,16 @@ impl Matching {
         for j in 1..=n {
             self.col_row[j] = self.renumber[self.col_row[j]];
         }
+        let cost = std::mem::take(&mut self.cost);
+        let costs = Costs::whole(n, &cost);
         for (k, p) in old_row.iter().enumerate() {
             if p.is_none() {
-                self.insert_row(k + 1);
+                self.insert_row(costs, k + 1);
             }
         }
-        self.total()
+        let total = self.total(costs);
+        self.cost = cost;
+        total
     }
 
     /// Repairs keep the potentials, and each augmentation moves them a little further:
@@ -162,12 +172,12 @@ impl Matching {
         self.u.iter().chain(&self.v).all(|p| p.unsigned_abs() < POTENTIAL_LIMIT)
     }
 
-    fn total(&self) -> i32 {
+    fn total(&self, costs: Costs) -> i32 {
         let n = self.n;
         let mut sum: i32 = 0;
         for j in 1..=n {
             let i = self.col_row[j];
-            sum = sum.saturating_add(self.cost[(i - 1) * n + (j - 1)].min(IMPOSSIBLE));
+            sum = sum.saturating_add(costs.row(i)[j - 1].min(IMPOSSIBLE));
         }
         sum
     }
@@ -175,7 +185,7 @@ impl Matching {
     /// One Dijkstra-like augmentation adding row `i` (1-based) to the matching. The
     /// potentials move once, at the end: `minv` holds each column's distance plus the
     /// total shift so far, and `shift_at` the shift when a column was settled.
-    fn insert_row(&mut self, i: usize) {
+    fn insert_row(&mut self, costs: Costs, i: usize) {
         let n = self.n;
         self.col_row[0] = i;
         let mut j0 = 0usize;
@@ -188,7 +198,7 @@ impl Matching {
             let i0 = self.col_row[j0];
             let mut best = i32::MAX;
             let mut j1 = 0;
-            let row = &self.cost[(i0 - 1) * n..i0 * n];
+            let row = costs.row(i0);
             let base = shift - self.u[i0];
             // Zipped slices: no bounds checks in the hottest loop of the search.
             let columns = self.minv[1..].iter_mut().zip(&mut self.way[1..]).zip(&self.v[1..]).zip(&self.used[1..]);
@@ -230,6 +240,31 @@ impl Matching {
 }
 
 /// A row's cheapest reduced cost under the column potentials `v` (1-based, `v[0]` unused).
+/// The cost matrix a solve reads: `cost`, with row `changed` (1-based; 0 for none) read
+/// from `row` instead.
+#[derive(Clone, Copy)]
+struct Costs<'a> {
+    n: usize,
+    cost: &'a [i32],
+    changed: usize,
+    row: &'a [i32],
+}
+
+impl<'a> Costs<'a> {
+    fn whole(n: usize, cost: &'a [i32]) -> Costs<'a> {
+        Costs { n, cost, changed: 0, row: &[] }
+    }
+
+    #[inline]
+    fn row(&self, i: usize) -> &'a [i32] {
+        if i == self.changed {
+            self.row
+        } else {
+            &self.cost[(i - 1) * self.n..i * self.n]
+        }
+    }
+}
+
 fn cheapest_reduced(row: &[i32], v: &[i32]) -> i32 {
     row.iter().zip(&v[1..]).map(|(c, p)| c - p).min().unwrap_or(0)
 }

@@ -868,6 +868,9 @@ impl<'a> Side<'a> {
                 } else {
                     (to, after, Via::Step)
                 };
+                let child_hash = box_hash ^ self.zobrist.boxes[b as usize] ^ self.zobrist.boxes[to as usize];
+                self.table.prefetch(child_hash);
+                other.prefetch(child_hash);
                 if self.dead_child(b, to, after) {
                     continue;
                 }

@@ -8,11 +8,17 @@
 use crate::board::Cell;
 
 /// Random 64-bit keys per cell, one table for boxes and one for the normalised player.
+/// The player's keys leave bits 32-55 clear: those pick a key's first slot in a table
+/// (`Table::first_slot`), so that slot depends on the boxes alone and can be fetched into
+/// the cache as soon as a push is chosen, before the player's area is known.
 #[derive(Clone, Debug)]
 pub struct Zobrist {
     pub boxes: Vec<u64>,
     pub player: Vec<u64>,
 }
+
+/// The bits a player key may set: not those that place a key in a table of up to 2^24 slots.
+pub const PLAYER_BITS: u64 = 0xFF00_0000_FFFF_FFFF;
 
 /// SplitMix64: a fixed seed keeps hashes, and so node counts, identical run to run.
 fn splitmix64(state: &mut u64) -> u64 {
@@ -27,7 +33,7 @@ impl Zobrist {
     pub fn new(cells: usize) -> Zobrist {
         let mut seed = 0x5EED_50C0_BA11_u64;
         let boxes = (0..cells).map(|_| splitmix64(&mut seed)).collect();
-        let player = (0..cells).map(|_| splitmix64(&mut seed)).collect();
+        let player = (0..cells).map(|_| splitmix64(&mut seed) & PLAYER_BITS).collect();
         Zobrist { boxes, player }
     }
 

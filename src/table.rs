@@ -146,6 +146,21 @@ impl Table {
         }
     }
 
+    /// Start loading the first slot of a key whose hash has `box_hash`'s bits 32-55 (the
+    /// player's key leaves them alone), so that the probe does not wait on memory.
+    #[inline]
+    pub fn prefetch(&self, box_hash: u64) {
+        let slot = &self.slots[self.first_slot(box_hash)];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint; the address is that of a live slot.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(slot as *const u64 as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
+    }
+
     pub fn find(&self, key: &[Cell], hash: u64) -> Option<u32> {
         match self.probe(key, hash) {
             Probe::Found(i) => Some(i),

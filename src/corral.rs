@@ -12,7 +12,7 @@
 //! possible push, which simply disqualifies the corral.
 
 use crate::board::{Board, Cell, NONE};
-use crate::reach::Reach;
+use crate::reach::{Areas, Reach};
 
 pub enum Corral {
     /// No PI-corral: generate every push.
@@ -26,7 +26,6 @@ pub enum Corral {
 pub struct Corrals {
     /// Component number per cell for free, unreachable floor; 0 = none.
     label: Vec<u32>,
-    stack: Vec<Cell>,
     /// Barrier boxes of the component under test, and of the best corral found.
     barrier: Vec<Cell>,
     best: Vec<Cell>,
@@ -40,7 +39,6 @@ impl Corrals {
     pub fn new(cells: usize) -> Corrals {
         Corrals {
             label: vec![0; cells],
-            stack: Vec::new(),
             barrier: Vec::new(),
             best: Vec::new(),
             allowed: vec![false; cells],
@@ -71,35 +69,29 @@ impl Corrals {
     }
 
     /// Find the PI-corral with the fewest pushes in the position given by `occupied`
-    /// (boxes), `boxes`, and the player's area in `reach`.
-    pub fn analyse(&mut self, board: &Board, occupied: &[bool], boxes: &[Cell], reach: &Reach) -> Corral {
+    /// (boxes), `boxes`, and the player's area in `reach`; `areas` holds the position's
+    /// areas as `Areas::label_with_reach` labelled them (the player's first), so the
+    /// corrals are the other areas and need no flood of their own.
+    pub fn analyse(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        boxes: &[Cell],
+        reach: &Reach,
+        areas: &Areas,
+    ) -> Corral {
         for &b in &self.best {
             self.allowed[b as usize] = false;
         }
         self.best.clear();
-        // Label the unreachable free areas.
-        self.label.iter_mut().for_each(|l| *l = 0);
+        let count = (areas.count() as u32).saturating_sub(1);
         self.goal_in.clear();
-        self.goal_in.push(false);
-        let mut count = 0u32;
+        self.goal_in.resize(count as usize + 1, false);
         for c in 0..board.n as Cell {
-            if occupied[c as usize] || reach.reached(c) || self.label[c as usize] != 0 {
-                continue;
-            }
-            count += 1;
-            let mut goal = false;
-            self.label[c as usize] = count;
-            self.stack.push(c);
-            while let Some(x) = self.stack.pop() {
-                goal |= board.is_goal[x as usize];
-                for &t in &board.nbr[x as usize] {
-                    if t != NONE && !occupied[t as usize] && self.label[t as usize] == 0 {
-                        self.label[t as usize] = count;
-                        self.stack.push(t);
-                    }
-                }
-            }
-            self.goal_in.push(goal);
+            let k = areas.area_of(c).unwrap_or(0);
+            debug_assert_eq!(k == 0, occupied[c as usize] || reach.reached(c));
+            self.label[c as usize] = k;
+            self.goal_in[k as usize] |= board.is_goal[c as usize];
         }
         self.count = count;
         if count == 0 {
@@ -185,10 +177,10 @@ mod tests {
         for &c in &b.start_boxes {
             occ[c as usize] = true;
         }
-        let mut reach = Reach::new(b.n);
-        reach.fill(&b, &occ, b.start_player);
+        let (mut reach, mut areas) = (Reach::new(b.n), Areas::new(b.n));
+        areas.label_with_reach(&b, &occ, b.start_player, &mut reach);
         let mut corrals = Corrals::new(b.n);
-        let v = corrals.analyse(&b, &occ, &b.start_boxes, &reach);
+        let v = corrals.analyse(&b, &occ, &b.start_boxes, &reach, &areas);
         let allowed = (0..b.n).map(|c| corrals.allowed(c as Cell)).collect();
         (b, v, allowed)
     }

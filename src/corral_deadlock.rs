@@ -237,16 +237,17 @@ fn key_of(boxes: &[Cell], area: Cell) -> Key {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reach::Areas;
     use crate::testing::{solvable, Rooms};
 
     /// The player's area and the corrals of the board's start position.
     fn corrals_at_start(board: &Board) -> (Reach, Corrals) {
         let mut occupied = vec![false; board.n];
         mark(&mut occupied, &board.start_boxes, true);
-        let mut reach = Reach::new(board.n);
-        reach.fill(board, &occupied, board.start_player);
+        let (mut reach, mut areas) = (Reach::new(board.n), Areas::new(board.n));
+        areas.label_with_reach(board, &occupied, board.start_player, &mut reach);
         let mut corrals = Corrals::new(board.n);
-        corrals.analyse(board, &occupied, &board.start_boxes, &reach);
+        corrals.analyse(board, &occupied, &board.start_boxes, &reach, &areas);
         (reach, corrals)
     }
 

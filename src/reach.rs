@@ -329,6 +329,15 @@ impl Areas {
         self.least.push(least);
     }
 
+    /// The area of free cell `c` in the latest labelling, numbered from 0 in the order the
+    /// labelling found them (the player's first, after `label_with_reach`); `None` for a
+    /// box.
+    #[inline]
+    pub fn area_of(&self, c: Cell) -> Option<u32> {
+        let l = self.label[c as usize];
+        (l >= self.base).then(|| l - self.base)
+    }
+
     /// How many areas the labelled layout has.
     pub fn count(&self) -> u16 {
         self.least.len().min(u16::MAX as usize) as u16

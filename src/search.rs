@@ -769,7 +769,7 @@ impl<'a> Side<'a> {
         let forward = self.direction == Direction::Forward;
         let restricted = forward
             && self.switches.corral
-            && match self.corrals.analyse(self.board, &self.occupied, &self.boxes, &self.reach) {
+            && match self.corrals.analyse(self.board, &self.occupied, &self.boxes, &self.reach, &self.areas) {
                 Corral::Deadlock => {
                     self.stats.dead_corral += 1;
                     self.set_occupied(false);

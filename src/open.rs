@@ -164,6 +164,16 @@ impl Open {
         }
     }
 
+    /// How many feature cells the list has touched (0 without cells).
+    #[cfg(test)]
+    pub fn cells(&self) -> usize {
+        match self {
+            Open::Best(_) => 0,
+            Open::Features(q) => q.cells(),
+            Open::Alternation(q) => q.features.cells(),
+        }
+    }
+
     pub fn pop(&mut self) -> Option<u32> {
         match self {
             Open::Best(q) => q.pop(),

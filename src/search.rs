@@ -90,6 +90,9 @@ pub struct Switches {
     /// from where it stands. Incomplete: most positions in between are never stored.
     /// Maps over 1024 floor cells go by single pushes (each move floods the floor).
     pub whole_box_moves: bool,
+    /// Backward children that improve no feature wait in their parent's feature cell, not
+    /// their own (see `Side::cell_of_child`).
+    pub parent_cells: bool,
 }
 
 impl Default for Switches {
@@ -110,6 +113,7 @@ impl Default for Switches {
             box_move_weights: false,
             hotspot_weights: false,
             whole_box_moves: false,
+            parent_cells: false,
         }
     }
 }
@@ -213,11 +217,43 @@ pub enum Outcome {
     Exhausted,
 }
 
+#[derive(Debug)]
 pub(crate) enum Step {
     Expanded,
     Exhausted,
     Full,
-    Met { own: u32, other: u32 },
+    /// `own` met `other`, a node of the opposite side's table or, if `second`, of its
+    /// second table (see `Opposite`).
+    Met { own: u32, other: u32, second: bool },
+}
+
+/// The tables a side's children are looked up in: the opposite side's, and for a forward
+/// side, the second backward side's while one runs along (`run`).
+#[derive(Clone, Copy)]
+pub(crate) struct Opposite<'t> {
+    pub table: &'t Table,
+    pub second: Option<&'t Table>,
+}
+
+impl<'t> Opposite<'t> {
+    pub fn one(table: &'t Table) -> Self {
+        Opposite { table, second: None }
+    }
+
+    fn prefetch(&self, box_hash: u64) {
+        self.table.prefetch(box_hash);
+        if let Some(t) = self.second {
+            t.prefetch(box_hash);
+        }
+    }
+
+    /// The node `key` is in the first table, else in the second (then `true`).
+    fn find(&self, key: &[Cell], hash: u64) -> Option<(u32, bool)> {
+        match self.table.find(key, hash) {
+            Some(node) => Some((node, false)),
+            None => self.second.and_then(|t| t.find(key, hash)).map(|node| (node, true)),
+        }
+    }
 }
 
 /// A child about to be stored: box `slot` of the parent moves from `from` to `to`, the
@@ -636,6 +672,26 @@ impl<'a> Side<'a> {
         boxes.iter().filter(|&&b| self.board.doorway[b as usize]).count() as u16
     }
 
+    /// The feature cell child `c` (with `packed` boxes on target) waits in: its own, or
+    /// with `Switches::parent_cells`, backward, its parent's unless it improves a feature
+    /// (more boxes on target, fewer areas or boxes in doorways). FESS takes a move from
+    /// the cell of the position it is made from, so the children of one position compete
+    /// in that cell; here only those that make no progress do, and progress opens cells.
+    /// Every child in its parent's cell solved other levels (xsokoban 44) and lost more;
+    /// forward, in any phase, it lost levels: the forward advisors judge a child by its
+    /// own features.
+    fn cell_of_child(&mut self, c: &Child, packed: u16) -> Features {
+        let own = self.child_features(c, packed);
+        let improves =
+            own.packed > c.packed || own.areas < self.areas.count() || own.doorways < self.parent_doorways;
+        let backward = self.direction == Direction::Backward;
+        if self.switches.parent_cells && backward && self.open.wants_features() && !improves {
+            Features { packed: c.packed, areas: self.areas.count(), doorways: self.parent_doorways }
+        } else {
+            own
+        }
+    }
+
     /// The features of child `c` with `packed` boxes on target, right after
     /// `child_reach` flooded its player's area; the parent's layout in `occupied` stays.
     fn child_features(&mut self, c: &Child, packed: u16) -> Features {
@@ -749,6 +805,11 @@ impl<'a> Side<'a> {
 
     /// Expand the best open node. `other` is the opposite side's table, for meeting.
     pub(crate) fn expand(&mut self, other: &Table, budget: &Budget) -> Step {
+        self.expand_against(Opposite::one(other), budget)
+    }
+
+    /// `expand`, the children looked up in every table of `other`.
+    pub(crate) fn expand_against(&mut self, other: Opposite, budget: &Budget) -> Step {
         if self.table.is_full() {
             self.overflowed = true;
             return Step::Full;
@@ -954,7 +1015,7 @@ impl<'a> Side<'a> {
     /// others standing still; each that can gives one extra child. Greedy takes such a
     /// child at once (its bound drops by the whole way), so a box goes home in one step
     /// instead of one push among many equal ones.
-    fn packing_macros(&mut self, at: Expanding, other: &Table, budget: &Budget) -> Option<Step> {
+    fn packing_macros(&mut self, at: Expanding, other: Opposite, budget: &Budget) -> Option<Step> {
         let n = self.board.n;
         for r in 0..self.packing.order.len() {
             let goal = match self.packing.next_goal(r as u16 + 1, &self.occupied) {
@@ -1002,7 +1063,7 @@ impl<'a> Side<'a> {
     /// The children of `whole_box_moves`: each box the player can push now goes onto the
     /// next goal of any ordered room it can get to (onto any free goal of a room without
     /// an order), and to cells off the goals, the other boxes standing still.
-    fn whole_box_moves(&mut self, at: Expanding, other: &Table, budget: &Budget) -> Option<Step> {
+    fn whole_box_moves(&mut self, at: Expanding, other: Opposite, budget: &Budget) -> Option<Step> {
         self.incomplete = true; // most single pushes are never tried
         let mut reached = std::mem::take(&mut self.reached);
         let mut result = None;
@@ -1047,7 +1108,7 @@ impl<'a> Side<'a> {
     }
 
     /// One child of `whole_box_moves`: the box in slot `k` moved as `m` says.
-    fn whole_box_move(&mut self, at: Expanding, k: usize, m: BoxMove, other: &Table) -> Option<Step> {
+    fn whole_box_move(&mut self, at: Expanding, k: usize, m: BoxMove, other: Opposite) -> Option<Step> {
         let b = self.boxes[k];
         if self.dead_child(b, m.to, m.player) {
             return None;
@@ -1086,7 +1147,7 @@ impl<'a> Side<'a> {
 
     /// Store a child unless it is a duplicate or a matching deadlock; `Some` ends the
     /// expansion (the sides met, or the table is full).
-    fn emit(&mut self, c: &Child, other: &Table) -> Option<Step> {
+    fn emit(&mut self, c: &Child, other: Opposite) -> Option<Step> {
         let nb = self.nboxes;
         let labelled = self.areas.child(self.board, &self.occupied, c.from, c.to, c.player);
         self.labelled_child = labelled.is_some();
@@ -1133,7 +1194,7 @@ impl<'a> Side<'a> {
             self.child_reach.reached(start)
         };
         let packed = self.child_packed(c);
-        let features = self.child_features(c, packed);
+        let features = self.cell_of_child(c, packed);
         let child = match self.table.insert_at(slot, &self.key, hash, c.node, c.push, c.depth) {
             Some(i) => i,
             None => {
@@ -1157,7 +1218,7 @@ impl<'a> Side<'a> {
         let weight = self.parent_weight.saturating_add(!(advised || same_box) as u16);
         let cell_priority = self.cell_priority(child, priority, weight);
         self.open.push(features, priority, cell_priority, child);
-        other.find(&self.key, hash).map(|o| Step::Met { own: child, other: o })
+        other.find(&self.key, hash).map(|(o, second)| Step::Met { own: child, other: o, second })
     }
 
     /// With hotspot weights: does child `c` leave fewer blocking pairs than its parent?
@@ -1190,7 +1251,7 @@ impl<'a> Side<'a> {
 
     /// A push that brings a box into a goal room from outside may carry it on to the
     /// room's next goal in packing order: an extra child, the plain push stays too.
-    fn goal_macro(&mut self, c: &Child, other: &Table) -> Option<Step> {
+    fn goal_macro(&mut self, c: &Child, other: Opposite) -> Option<Step> {
         let room = self.packing.room[c.to as usize];
         // One edge holds one kind of macro: none after a tunnel.
         if room == 0 || self.packing.room[c.from as usize] == room || c.push.via != Via::Step {
@@ -1350,6 +1411,49 @@ fn memory_split(mode: Mode, switches: Switches, m: usize) -> (usize, usize, usiz
     }
 }
 
+/// The memory of a second backward side (`second_backward_side`) out of `m` bytes; the
+/// forward side of each run beside it gives that up.
+fn second_memory(m: usize) -> usize {
+    m / 8
+}
+
+/// A second backward side takes one backward turn in this many. Every other turn, as in
+/// the whole run, lost xsokoban 41: its forward side meets the shared backward side, and
+/// needs that side's growth in these phases.
+const SECOND_SIDE_TURNS: u64 = 3;
+
+/// The backward sides of one `run`: the shared one, and perhaps a second beside it.
+pub struct Backward<'s, 'a> {
+    pub shared: &'s mut Side<'a>,
+    pub second: Option<&'s mut Side<'a>>,
+}
+
+#[cfg(test)]
+impl<'s, 'a> Backward<'s, 'a> {
+    pub fn one(shared: &'s mut Side<'a>) -> Self {
+        Backward { shared, second: None }
+    }
+}
+
+/// A second backward side, searching beside the shared one (`backward_side`) in some
+/// phases: its children wait in their parents' feature cells (`Switches::parent_cells`),
+/// so it reaches other states than the shared side, which the strict phase and others
+/// need as it is.
+pub fn second_backward_side<'a>(
+    board: &'a Board,
+    zobrist: &'a Zobrist,
+    packing: &'a Packing,
+    ranking: Ranking,
+    switches: Switches,
+    memory_bytes: usize,
+) -> Side<'a> {
+    let switches = Switches { parent_cells: true, ..switches };
+    let memory = second_memory(memory_bytes);
+    let mut side = Side::new(board, zobrist, packing, Direction::Backward, ranking, switches, memory);
+    side.add_solved_roots();
+    side
+}
+
 /// The backward side for `run`, holding the solved layouts. Its search depends only on
 /// its ranking and seed, never on the forward side's switches, so phases that share
 /// those share one backward side: each goes on where the last stopped, instead of doing
@@ -1389,29 +1493,34 @@ impl Lessons {
     }
 }
 
-/// Run one strategy under the budget: a fresh forward side with its ranking against
-/// `bwd` (from `backward_side`, perhaps carried on from an earlier run), with what earlier
-/// runs learned (`lessons`, made with the same `corral_cluster`).
+/// Run one strategy under the budget: a fresh forward side with its ranking against the
+/// backward sides (the shared one from `backward_side`, perhaps carried on from an earlier
+/// run, and perhaps a second one), with what earlier runs learned (`lessons`, made with the
+/// same `corral_cluster`).
 #[allow(clippy::too_many_arguments)]
-pub fn run(
-    board: &Board,
-    packing: &Packing,
-    zobrist: &Zobrist,
+pub fn run<'a>(
+    board: &'a Board,
+    packing: &'a Packing,
+    zobrist: &'a Zobrist,
     mode: Mode,
     fwd_ranking: Ranking,
-    bwd: &mut Side,
+    sides: Backward<'_, 'a>,
     lessons: &mut Lessons,
     switches: Switches,
     budget: &Budget,
     from: &[Waypoint],
 ) -> Run {
     debug_assert_eq!(lessons.cluster(), switches.corral_cluster);
-    let (fwd_mem, _, bridge_mem) = memory_split(mode, switches, budget.memory_bytes);
+    let Backward { shared: bwd, mut second } = sides;
+    let (mut fwd_mem, _, bridge_mem) = memory_split(mode, switches, budget.memory_bytes);
+    if second.is_some() {
+        fwd_mem = fwd_mem.saturating_sub(second_memory(budget.memory_bytes));
+    }
     let bridged = mode == Mode::Bidirectional && switches.bridge;
     let mut fwd = Side::new(board, zobrist, packing, Direction::Forward, fwd_ranking, switches, fwd_mem);
     fwd.take_lessons(lessons);
     let mut bridge = bridged.then(|| Bridge::new(board, zobrist, packing, switches, bridge_mem));
-    let bwd_before = bwd.stats.expanded;
+    let bwd_before = bwd.stats.expanded + second.as_ref().map_or(0, |s| s.stats.expanded);
     let roots: Vec<u32> = if from.is_empty() {
         fwd.add_root(&board.start_boxes, board.start_player).into_iter().collect()
     } else {
@@ -1424,7 +1533,7 @@ pub fn run(
     let mut outcome = match (roots.is_empty(), met) {
         (true, _) => Outcome::Unsolvable, // the start itself is a deadlock
         (false, Some((r, b))) => Outcome::Solved(join(&fwd.table, r, &bwd.table, b)),
-        (false, None) => search_loop(&mut fwd, bwd, bridge.as_mut(), mode, budget),
+        (false, None) => search_loop(&mut fwd, bwd, second.as_deref_mut(), bridge.as_mut(), mode, budget),
     };
     if !from.is_empty() {
         // From waypoints nothing is proved about the start. A solution goes through one of
@@ -1459,52 +1568,79 @@ pub fn run(
     fwd.finish_stats();
     fwd.give_back(lessons);
     bwd.finish_stats();
+    if let Some(side) = second.as_deref_mut() {
+        side.finish_stats();
+    }
     let (bridge, bridge_targets) = bridge.map_or((Stats::default(), 0), |b| b.finish());
-    let backward_expanded = bwd.stats.expanded - bwd_before;
+    let backward_expanded = bwd.stats.expanded + second.as_ref().map_or(0, |s| s.stats.expanded) - bwd_before;
     Run { outcome, most_packed, forward: fwd.stats, backward_expanded, bridge, bridge_targets }
 }
 
-fn search_loop(
-    fwd: &mut Side,
-    bwd: &mut Side,
+fn search_loop<'a>(
+    fwd: &mut Side<'a>,
+    bwd: &mut Side<'a>,
+    mut second: Option<&mut Side<'a>>,
     mut bridge: Option<&mut Bridge>,
     mode: Mode,
     budget: &Budget,
 ) -> Outcome {
     let mut fwd_active = mode != Mode::Backward;
     let mut bwd_active = mode != Mode::Forward;
-    let bwd_before = bwd.stats.expanded;
+    let mut second_active = bwd_active && second.is_some();
+    let backward_expanded = |bwd: &Side, second: &Option<&mut Side>| {
+        bwd.stats.expanded + second.as_ref().map_or(0, |s| s.stats.expanded)
+    };
+    let bwd_before = backward_expanded(bwd, &second);
     let turns = fwd.switches.forward_turns.max(1);
     let mut turn = 0;
+    let mut backward_turn = 0u64;
     loop {
-        if !fwd_active && !bwd_active {
-            return if fwd.overflowed || bwd.overflowed { Outcome::OutOfMemory } else { Outcome::Exhausted };
+        if !fwd_active && !bwd_active && !second_active {
+            let overflowed = fwd.overflowed || bwd.overflowed || second.as_ref().is_some_and(|s| s.overflowed);
+            return if overflowed { Outcome::OutOfMemory } else { Outcome::Exhausted };
         }
         let bridged = bridge.as_ref().map_or(0, |b| b.expanded());
-        if budget.expired(fwd.stats.expanded + bwd.stats.expanded - bwd_before + bridged) {
+        if budget.expired(fwd.stats.expanded + backward_expanded(bwd, &second) - bwd_before + bridged) {
             return Outcome::OutOfTime;
         }
         if fwd_active {
-            match fwd.expand(&bwd.table, budget) {
+            let other = Opposite { table: &bwd.table, second: second.as_ref().map(|s| &s.table) };
+            match fwd.expand_against(other, budget) {
                 Step::Expanded => {}
-                Step::Met { own, other } => return Outcome::Solved(join(&fwd.table, own, &bwd.table, other)),
+                Step::Met { own, other, second: false } => {
+                    return Outcome::Solved(join(&fwd.table, own, &bwd.table, other))
+                }
+                Step::Met { own, other, second: true } => {
+                    let side = second.as_ref().expect("met a second table");
+                    return Outcome::Solved(join(&fwd.table, own, &side.table, other));
+                }
                 Step::Exhausted if !fwd.overflowed && !fwd.incomplete => return Outcome::Unsolvable,
                 Step::Exhausted | Step::Full => fwd_active = false,
             }
         }
         turn = (turn + 1) % turns;
-        if bwd_active && (turn == 0 || !fwd_active) {
-            match bwd.expand(&fwd.table, budget) {
-                Step::Expanded => {}
-                Step::Met { own, other } => return Outcome::Solved(join(&fwd.table, other, &bwd.table, own)),
-                Step::Exhausted if !bwd.overflowed && !bwd.incomplete => return Outcome::Unsolvable,
-                Step::Exhausted | Step::Full => bwd_active = false,
+        if turn == 0 || !fwd_active {
+            backward_turn += 1;
+            // The second side's turns, and all of them once the shared side can go no further.
+            let use_second = second_active && (backward_turn % SECOND_SIDE_TURNS == 0 || !bwd_active);
+            if use_second || bwd_active {
+                let side = match second.as_deref_mut() {
+                    Some(s) if use_second => s,
+                    _ => &mut *bwd,
+                };
+                match side.expand(&fwd.table, budget) {
+                    Step::Expanded => {}
+                    Step::Met { own, other, .. } => return Outcome::Solved(join(&fwd.table, other, &side.table, own)),
+                    Step::Exhausted if !side.overflowed && !side.incomplete => return Outcome::Unsolvable,
+                    Step::Exhausted | Step::Full if use_second => second_active = false,
+                    Step::Exhausted | Step::Full => bwd_active = false,
+                }
             }
         }
         if let Some(b) = bridge.as_deref_mut() {
             b.aim(bwd);
             if b.active() {
-                if let Step::Met { own, other } = b.expand(&bwd.table, budget) {
+                if let Step::Met { own, other, .. } = b.expand(&bwd.table, budget) {
                     return Outcome::Solved(join(b.table(), own, &bwd.table, other));
                 }
             }
@@ -1778,7 +1914,8 @@ mod tests {
         let lessons = &mut Lessons::new(&board, false);
         for _ in 0..3 {
             let budget = Budget::nodes(50, memory);
-            let run = run(&board, &packing, &zobrist, mode, ranking, &mut carried, lessons, switches, &budget, &[]);
+            let sides = Backward::one(&mut carried);
+            let run = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
             assert!(matches!(run.outcome, Outcome::OutOfTime), "solved within a run: the test proves nothing");
             assert!(run.backward_expanded > 0);
             expanded += run.backward_expanded;
@@ -1810,12 +1947,14 @@ mod tests {
         let lessons = &mut Lessons::new(&board, false);
         let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
         let budget = Budget::nodes(90, memory);
-        let first = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, &[]);
+        let sides = Backward::one(&mut bwd);
+        let first = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
         assert!(matches!(first.outcome, Outcome::OutOfTime), "solved at once: the test proves nothing");
         assert_eq!((first.forward.expanded, first.backward_expanded), (80, 10));
         let stored = bwd.table.len();
         let budget = Budget::nodes(100_000, memory);
-        let second = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, &[]);
+        let sides = Backward::one(&mut bwd);
+        let second = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
         assert!(bwd.table.len() >= stored);
         let pushes = match second.outcome {
             Outcome::Solved(p) => p,
@@ -1823,6 +1962,76 @@ mod tests {
         };
         let moves = crate::solution::assemble(&board, &packing, &pushes).unwrap();
         crate::solution::replay(&level, &moves).unwrap();
+    }
+
+    /// A second backward side takes every third backward turn, and a run with it still
+    /// finds a plan that replays.
+    #[test]
+    fn a_second_backward_side_takes_one_backward_turn_in_three() {
+        let level = crate::level::Level::parse(MICROBAN_126).unwrap();
+        let board = Board::analyse(&level).unwrap();
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let mode = Mode::Bidirectional;
+        let switches = Switches { forward_turns: 8, ..Switches::default() };
+        let ranking = (Priority::Alternation, 0);
+        let memory = 1 << 22;
+        let lessons = &mut Lessons::new(&board, false);
+        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let mut second = second_backward_side(&board, &zobrist, &packing, ranking, switches, memory);
+        let budget = Budget::nodes(90, memory);
+        let sides = Backward { shared: &mut bwd, second: Some(&mut second) };
+        let first = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+        assert!(matches!(first.outcome, Outcome::OutOfTime), "solved at once: the test proves nothing");
+        assert_eq!((first.forward.expanded, first.backward_expanded), (80, 10));
+        assert_eq!((bwd.stats.expanded, second.stats.expanded), (7, 3));
+        let budget = Budget::nodes(100_000, memory);
+        let sides = Backward { shared: &mut bwd, second: Some(&mut second) };
+        let run = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+        let pushes = match run.outcome {
+            Outcome::Solved(p) => p,
+            other => panic!("{:?}", other),
+        };
+        let moves = crate::solution::assemble(&board, &packing, &pushes).unwrap();
+        crate::solution::replay(&level, &moves).unwrap();
+    }
+
+    /// A forward child stored only in the second backward side's table meets it there.
+    #[test]
+    fn a_forward_child_meets_the_second_backward_table() {
+        let board = Board::from_text("#####\n#@$.#\n#####\n");
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let ranking = (Priority::Alternation, 0);
+        let (switches, memory) = (Switches::default(), 1 << 20);
+        let empty = Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, switches, memory);
+        let second = second_backward_side(&board, &zobrist, &packing, ranking, switches, memory);
+        let mut fwd = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, memory);
+        fwd.add_root(&board.start_boxes, board.start_player);
+        let other = Opposite { table: &empty.table, second: Some(&second.table) };
+        let step = fwd.expand_against(other, &Budget::nodes(10, memory));
+        assert!(matches!(step, Step::Met { second: true, .. }), "{:?}", step);
+    }
+
+    /// With parent cells, a pull that improves no feature (it cuts the floor in two)
+    /// waits in its parent's cell; without, it opens a cell of its own.
+    #[test]
+    fn a_backward_child_that_improves_nothing_waits_in_its_parents_cell() {
+        let board = Board::from_text("#######\n#@ $ .#\n#######\n");
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let ranking = (Priority::Features, 0);
+        let memory = 1 << 20;
+        let cells = |parent_cells: bool| {
+            let switches = Switches { parent_cells, ..Switches::default() };
+            let mut side = Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, switches, memory);
+            side.add_solved_roots();
+            let empty = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
+            side.expand(&empty, &Budget::nodes(10, memory));
+            assert_eq!(side.table.len(), 2, "one root and its one pull");
+            side.open.cells()
+        };
+        assert_eq!((cells(false), cells(true)), (2, 1));
     }
 
     /// Going forward by whole box moves alone, each box goes round a pillar to its goal in
@@ -1841,7 +2050,8 @@ mod tests {
         let lessons = &mut Lessons::new(&board, false);
         let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
         let budget = Budget::nodes(100, memory);
-        let run = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, &[]);
+        let sides = Backward::one(&mut bwd);
+        let run = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
         let plan = match run.outcome {
             Outcome::Solved(p) => p,
             other => panic!("{:?}", other),
@@ -1867,7 +2077,8 @@ mod tests {
         let lessons = &mut Lessons::new(&board, false);
         let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
         let budget = Budget::nodes(3, memory);
-        let short = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, &[]);
+        let sides = Backward::one(&mut bwd);
+        let short = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
         assert!(matches!(short.outcome, Outcome::OutOfTime), "{:?}", short.outcome);
         assert_eq!(short.most_packed.len(), WAYPOINTS);
         for w in &short.most_packed {
@@ -1875,7 +2086,8 @@ mod tests {
         }
         let budget = Budget::nodes(100_000, memory);
         let from = &short.most_packed;
-        let on = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, from);
+        let sides = Backward::one(&mut bwd);
+        let on = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, from);
         let plan = match on.outcome {
             Outcome::Solved(p) => p,
             other => panic!("{:?}", other),
@@ -1899,7 +2111,8 @@ mod tests {
         let boxes = vec![board.cell_at(2, 2), board.cell_at(1, 3)];
         let stuck = Waypoint { boxes, player: board.start_player, pushes: vec![] };
         let budget = Budget::nodes(1000, memory);
-        let r = run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, &[stuck]);
+        let sides = Backward::one(&mut bwd);
+        let r = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[stuck]);
         assert!(matches!(r.outcome, Outcome::OutOfTime), "{:?}", r.outcome);
     }
 
@@ -1924,7 +2137,7 @@ mod tests {
         let mut once = || {
             let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
             let budget = Budget::nodes(4000, memory);
-            run(&board, &packing, &zobrist, mode, ranking, &mut bwd, lessons, switches, &budget, &[])
+            run(&board, &packing, &zobrist, mode, ranking, Backward::one(&mut bwd), lessons, switches, &budget, &[])
         };
         let (first, second) = (once(), once());
         assert!(first.forward.corral_searches > 100, "too few corrals: the test proves nothing");

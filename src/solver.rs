@@ -131,6 +131,9 @@ struct Phase {
     /// The forward side starts from the last phase's nodes with the most boxes on target
     /// (`search::Waypoint`), not from the start (the phase is left out when there are none).
     from_most_packed: bool,
+    /// A second backward side searches beside the shared one (`search::second_backward_side`);
+    /// consecutive phases with it share it, and the first phase without it drops it.
+    second_backward: bool,
 }
 
 impl Phase {
@@ -148,6 +151,9 @@ impl Phase {
         }
         if self.from_most_packed {
             name += ", from the last phase's most packed nodes";
+        }
+        if self.second_backward {
+            name += ", a second backward side";
         }
         if self.ranking.0 .0 == FEATURES {
             name += ", feature cells only";
@@ -185,7 +191,8 @@ impl Phase {
 /// cells do not, most within a second): one counting box moves, where pushes that unblock
 /// boxes are advised too (that won levels there, and lost one in the push-counting
 /// search); the same with feature cells alone instead of taking turns with greedy (it
-/// solves others); and one counting pushes. (One more, with a box on a room's goal
+/// solves others); and one counting pushes (from the whole-move search's most packed
+/// nodes, and then from the start). (One more, with a box on a room's goal
 /// counted as packed only in the room's packing order, FESS's packing feature, solved
 /// levels until the cells counted boxes in doorways; then it solved none, and its time
 /// went to the strict phase.)
@@ -204,8 +211,14 @@ impl Phase {
 /// hundredths of a second. As the first search (15%) it made easy levels wait (median
 /// 1.51 s on xsokoban90) and lost 71.
 ///
-/// The third search weighs pushes, as the fifth does, and starts from the whole-move
-/// search's most packed nodes (see `FROM_MOST_PACKED_SHARE`).
+/// The third search weighs pushes and starts from the whole-move search's most packed
+/// nodes (see `FROM_MOST_PACKED_SHARE`).
+///
+/// The second and third searches have a second backward side beside the shared one
+/// (`Phase::second_backward`), taking one backward turn in three: it meets forward sides
+/// the shared one does not (xsokoban 29, at 3.3-3.6 s, in the whole-move phase, whose
+/// forward side runs out early there). Kept for the whole run it slowed the levels that
+/// the strict phase solves by meeting the shared side (13, 41, 87) past the limit.
 ///
 /// The first search leaves the backward side one expansion in `FIRST_TURNS`. It solves
 /// most levels alone, and going forward only it solved xsokoban 32 in 1.7-1.8 s, where
@@ -228,6 +241,7 @@ const SHORT: Phase = Phase {
     forward_turns: 1,
     whole_box_moves: false,
     from_most_packed: false,
+    second_backward: false,
 };
 const STRICT: Phase =
     Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.98, ..SHORT };
@@ -272,8 +286,10 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
         let by_pushes = Phase { weighted: true, ..SHORT };
         let box_moves = Phase { box_moves: true, hotspots: true, ..by_pushes };
         phases.push(Phase { share: FIRST_SHORT, forward_turns: FIRST_TURNS, ..box_moves });
-        phases.push(Phase { whole_box_moves: true, packing_macro: false, share: WHOLE_MOVES_SHARE, ..box_moves });
-        phases.push(Phase { from_most_packed: true, share: FROM_MOST_PACKED_SHARE, ..by_pushes });
+        let whole_moves = Phase { whole_box_moves: true, packing_macro: false, second_backward: true, ..box_moves };
+        phases.push(Phase { share: WHOLE_MOVES_SHARE, ..whole_moves });
+        let from_most_packed = Phase { from_most_packed: true, second_backward: true, ..by_pushes };
+        phases.push(Phase { share: FROM_MOST_PACKED_SHARE, ..from_most_packed });
         let features = Phase { ranking: ((FEATURES, 0), SHORT.ranking.1), share: FEATURES_SHORT, ..box_moves };
         phases.push(features);
         phases.push(Phase { share: WEIGHTED_SHORT, ..by_pushes });
@@ -299,7 +315,8 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
 /// whose backward sides would search alike (the same ranking and seed) share one: all of
 /// them, unless seeds tell them apart. Each forward side takes over what the last one
 /// proved (`search::Lessons`): on xsokoban 44 and 71 at 1,000,000 nodes that halves the
-/// positions the corral searches visit, the search itself unchanged.
+/// positions the corral searches visit, the search itself unchanged. Some phases run a
+/// second backward side beside the shared one (`Phase::second_backward`).
 fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
     let strict_useful = options.switches.strict_rooms && packing.strict.iter().any(|&s| s);
     let zobrist = Zobrist::new(board.n);
@@ -307,6 +324,7 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
     let mut lessons = search::Lessons::new(board, false);
     let mut outcome = Outcome::OutOfTime;
     let mut most_packed: Vec<search::Waypoint> = Vec::new();
+    let mut second: Option<Side> = None;
     for p in schedule(strict_useful, options.seeds, options.advisor_weights) {
         if p.from_most_packed && most_packed.is_empty() {
             continue;
@@ -348,9 +366,19 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
         if lessons.cluster() != switches.corral_cluster {
             lessons = search::Lessons::new(board, switches.corral_cluster);
         }
+        // Only the default rankings have feature cells for its children to wait in.
+        let second_useful = p.second_backward && options.mode == Mode::Bidirectional && options.priority.is_none();
+        if !second_useful {
+            retire_side(second.take(), report);
+        } else if second.is_none() {
+            let memory = budget.memory_bytes;
+            second = Some(search::second_backward_side(board, &zobrist, packing, bwd_ranking, switches, memory));
+        }
         let (mode, lessons) = (options.mode, &mut lessons);
         let from = if p.from_most_packed { &most_packed[..] } else { &[] };
-        let run = search::run(board, packing, &zobrist, mode, fwd_ranking, bwd, lessons, switches, &phase_budget, from);
+        let sides = search::Backward { shared: bwd, second: second.as_mut() };
+        let run =
+            search::run(board, packing, &zobrist, mode, fwd_ranking, sides, lessons, switches, &phase_budget, from);
         most_packed = run.most_packed;
         report.forward.add(&run.forward);
         report.backward.expanded += run.backward_expanded;
@@ -363,12 +391,18 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
         }
     }
     retire(&mut backward, report);
+    retire_side(second, report);
     outcome
 }
 
 /// Drop a shared backward side, keeping its figures (its expansions are counted already).
 fn retire(backward: &mut Option<((Ranking, u64), Side)>, report: &mut Report) {
-    if let Some((_, side)) = backward.take() {
+    retire_side(backward.take().map(|(_, side)| side), report);
+}
+
+/// Drop a backward side, keeping its figures (its expansions are counted already).
+fn retire_side(side: Option<Side>, report: &mut Report) {
+    if let Some(side) = side {
         let expanded = report.backward.expanded;
         report.backward.add(&side.stats);
         report.backward.expanded = expanded;
@@ -421,8 +455,8 @@ mod tests {
             let mode = Mode::Bidirectional;
             let mut bwd = search::backward_side(&board, &zobrist, &packing, mode, ranking.1, switches, 1 << 24);
             let lessons = &mut search::Lessons::new(&board, switches.corral_cluster);
-            let run =
-                search::run(&board, &packing, &zobrist, mode, ranking.0, &mut bwd, lessons, switches, &budget, &[]);
+            let sides = search::Backward::one(&mut bwd);
+            let run = search::run(&board, &packing, &zobrist, mode, ranking.0, sides, lessons, switches, &budget, &[]);
             let pushes = match run.outcome {
                 Outcome::Solved(p) => p,
                 other => panic!("seed {}: {:?}", seed, other),

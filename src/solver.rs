@@ -191,8 +191,10 @@ impl Phase {
 /// cells do not, most within a second): one counting box moves, where pushes that unblock
 /// boxes are advised too (that won levels there, and lost one in the push-counting
 /// search); the same with feature cells alone instead of taking turns with greedy (it
-/// solves others); and one counting pushes (from the whole-move search's most packed
-/// nodes, and then from the start). (One more, with a box on a room's goal
+/// solves others); and one counting pushes, from the whole-move search's most packed
+/// nodes. (A short search counting pushes from the start ran after them until it solved
+/// no level of the sample sets; its time went to the strict phase, which a second
+/// backward side had slowed. One more, with a box on a room's goal
 /// counted as packed only in the room's packing order, FESS's packing feature, solved
 /// levels until the cells counted boxes in doorways; then it solved none, and its time
 /// went to the strict phase.)
@@ -246,9 +248,6 @@ const SHORT: Phase = Phase {
 const STRICT: Phase =
     Phase { strict: true, packing_macro: false, ranking: ((GREEDY, 0), (ALT, 1)), share: 0.98, ..SHORT };
 const LONG: Phase = Phase { packing_macro: false, share: 1.0, ..SHORT };
-/// The push-weighted short search's share. The weighted searches solve many levels at
-/// 0.8-0.9 s, so 10% of 10 s left them at the edge.
-const WEIGHTED_SHORT: f64 = 0.12;
 /// The first (box-move) search's share. While it took turns with the backward side,
 /// xsokoban 35 fell to it after about 1.7-1.8 s, which 16% missed and 18% only just
 /// made; at 22% xsokoban 87 was lost. Going forward almost alone it solves 35 in about
@@ -292,7 +291,6 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
         phases.push(Phase { share: FROM_MOST_PACKED_SHARE, ..from_most_packed });
         let features = Phase { ranking: ((FEATURES, 0), SHORT.ranking.1), share: FEATURES_SHORT, ..box_moves };
         phases.push(features);
-        phases.push(Phase { share: WEIGHTED_SHORT, ..by_pushes });
     } else {
         phases.extend([SHORT, Phase { cluster: true, ..SHORT }]);
     }

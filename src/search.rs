@@ -1932,10 +1932,10 @@ mod tests {
         }
     }
 
-    /// With `forward_turns` the backward side expands once per that many forward
-    /// expansions, and keeps what it stored: the forward side still meets it.
-    #[test]
-    fn the_backward_side_takes_one_turn_in_forward_turns() {
+    /// Microban 126 with 8 forward expansions to a backward one: 90 expansions, then a
+    /// run on to a plan that replays, with a second backward side or without. Returns the
+    /// first run's expansions: forward, backward in all, and the shared side's.
+    fn turns_on_microban_126(with_second: bool) -> (u64, u64, u64) {
         let level = crate::level::Level::parse(MICROBAN_126).unwrap();
         let board = Board::analyse(&level).unwrap();
         let zobrist = Zobrist::new(board.n);
@@ -1946,54 +1946,39 @@ mod tests {
         let memory = 1 << 22;
         let lessons = &mut Lessons::new(&board, false);
         let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let second_side = || second_backward_side(&board, &zobrist, &packing, ranking, switches, memory);
+        let mut second = with_second.then(second_side);
         let budget = Budget::nodes(90, memory);
-        let sides = Backward::one(&mut bwd);
+        let sides = Backward { shared: &mut bwd, second: second.as_mut() };
         let first = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
         assert!(matches!(first.outcome, Outcome::OutOfTime), "solved at once: the test proves nothing");
-        assert_eq!((first.forward.expanded, first.backward_expanded), (80, 10));
+        let counts = (first.forward.expanded, first.backward_expanded, bwd.stats.expanded);
         let stored = bwd.table.len();
         let budget = Budget::nodes(100_000, memory);
-        let sides = Backward::one(&mut bwd);
-        let second = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+        let sides = Backward { shared: &mut bwd, second: second.as_mut() };
+        let last = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
         assert!(bwd.table.len() >= stored);
-        let pushes = match second.outcome {
+        let pushes = match last.outcome {
             Outcome::Solved(p) => p,
             other => panic!("{:?}", other),
         };
         let moves = crate::solution::assemble(&board, &packing, &pushes).unwrap();
         crate::solution::replay(&level, &moves).unwrap();
+        counts
+    }
+
+    /// With `forward_turns` the backward side expands once per that many forward
+    /// expansions, and keeps what it stored: the forward side still meets it.
+    #[test]
+    fn the_backward_side_takes_one_turn_in_forward_turns() {
+        assert_eq!(turns_on_microban_126(false), (80, 10, 10));
     }
 
     /// A second backward side takes every third backward turn, and a run with it still
     /// finds a plan that replays.
     #[test]
     fn a_second_backward_side_takes_one_backward_turn_in_three() {
-        let level = crate::level::Level::parse(MICROBAN_126).unwrap();
-        let board = Board::analyse(&level).unwrap();
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
-        let mode = Mode::Bidirectional;
-        let switches = Switches { forward_turns: 8, ..Switches::default() };
-        let ranking = (Priority::Alternation, 0);
-        let memory = 1 << 22;
-        let lessons = &mut Lessons::new(&board, false);
-        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
-        let mut second = second_backward_side(&board, &zobrist, &packing, ranking, switches, memory);
-        let budget = Budget::nodes(90, memory);
-        let sides = Backward { shared: &mut bwd, second: Some(&mut second) };
-        let first = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
-        assert!(matches!(first.outcome, Outcome::OutOfTime), "solved at once: the test proves nothing");
-        assert_eq!((first.forward.expanded, first.backward_expanded), (80, 10));
-        assert_eq!((bwd.stats.expanded, second.stats.expanded), (7, 3));
-        let budget = Budget::nodes(100_000, memory);
-        let sides = Backward { shared: &mut bwd, second: Some(&mut second) };
-        let run = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
-        let pushes = match run.outcome {
-            Outcome::Solved(p) => p,
-            other => panic!("{:?}", other),
-        };
-        let moves = crate::solution::assemble(&board, &packing, &pushes).unwrap();
-        crate::solution::replay(&level, &moves).unwrap();
+        assert_eq!(turns_on_microban_126(true), (80, 10, 7));
     }
 
     /// A forward child stored only in the second backward side's table meets it there.

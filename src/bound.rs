@@ -239,7 +239,6 @@ impl Matching {
     }
 }
 
-/// A row's cheapest reduced cost under the column potentials `v` (1-based, `v[0]` unused).
 /// The cost matrix a solve reads: `cost`, with row `changed` (1-based; 0 for none) read
 /// from `row` instead.
 #[derive(Clone, Copy)]
@@ -265,6 +264,7 @@ impl<'a> Costs<'a> {
     }
 }
 
+/// A row's cheapest reduced cost under the column potentials `v` (1-based, `v[0]` unused).
 fn cheapest_reduced(row: &[i32], v: &[i32]) -> i32 {
     row.iter().zip(&v[1..]).map(|(c, p)| c - p).min().unwrap_or(0)
 }

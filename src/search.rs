@@ -70,6 +70,8 @@ pub struct Switches {
     /// by the phases and carried on from one to the next, so a phase whose forward search
     /// does well alone can leave it few turns and lose nothing it stored.
     pub forward_turns: u32,
+    /// Backward expansions in each of the backward side's turns (at least 1).
+    pub backward_turns: u32,
     /// Corral searches take in the boxes touching the barrier (`corral_deadlock`).
     pub corral_cluster: bool,
     /// 0: children in the natural order of boxes and directions; otherwise the order
@@ -107,6 +109,7 @@ impl Default for Switches {
             packing_macro: true,
             bridge: false,
             forward_turns: 1,
+            backward_turns: 1,
             corral_cluster: false,
             seed: 0,
             advisor_weights: false,
@@ -1593,6 +1596,7 @@ fn search_loop<'a>(
     };
     let bwd_before = backward_expanded(bwd, &second);
     let turns = fwd.switches.forward_turns.max(1);
+    let backward_turns = fwd.switches.backward_turns.max(1);
     let mut turn = 0;
     let mut backward_turn = 0u64;
     loop {
@@ -1620,7 +1624,8 @@ fn search_loop<'a>(
             }
         }
         turn = (turn + 1) % turns;
-        if turn == 0 || !fwd_active {
+        let backward_now = if turn == 0 || !fwd_active { backward_turns } else { 0 };
+        for _ in 0..backward_now {
             backward_turn += 1;
             // The second side's turns, and all of them once the shared side can go no further.
             let use_second = second_active && (backward_turn % SECOND_SIDE_TURNS == 0 || !bwd_active);
@@ -1973,6 +1978,26 @@ mod tests {
     #[test]
     fn the_backward_side_takes_one_turn_in_forward_turns() {
         assert_eq!(turns_on_microban_126(false), (80, 10, 10));
+    }
+
+    /// With `backward_turns` the backward side expands that many times in each turn.
+    #[test]
+    fn the_backward_side_expands_backward_turns_times_in_its_turn() {
+        let level = crate::level::Level::parse(MICROBAN_126).unwrap();
+        let board = Board::analyse(&level).unwrap();
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        let mode = Mode::Bidirectional;
+        let switches = Switches { backward_turns: 3, ..Switches::default() };
+        let ranking = (Priority::Alternation, 0);
+        let memory = 1 << 22;
+        let lessons = &mut Lessons::new(&board, false);
+        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let budget = Budget::nodes(40, memory);
+        let sides = Backward::one(&mut bwd);
+        let run = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+        assert!(matches!(run.outcome, Outcome::OutOfTime), "solved at once: the test proves nothing");
+        assert_eq!((run.forward.expanded, run.backward_expanded), (10, 30));
     }
 
     /// A second backward side takes every third backward turn, and a run with it still

@@ -1938,23 +1938,22 @@ mod tests {
         }
     }
 
-    /// Microban 126 with 8 forward expansions to a backward one: 90 expansions, then a
-    /// run on to a plan that replays, with a second backward side or without. Returns the
-    /// first run's expansions: forward, backward in all, and the shared side's.
-    fn turns_on_microban_126(with_second: bool) -> (u64, u64, u64) {
+    /// Microban 126 with `switches`: `nodes` expansions, then a run on to a plan that
+    /// replays, with a second backward side or without. Returns the first run's
+    /// expansions: forward, backward in all, and the shared side's.
+    fn turns_on_microban_126(switches: Switches, nodes: u64, with_second: bool) -> (u64, u64, u64) {
         let level = crate::level::Level::parse(MICROBAN_126).unwrap();
         let board = Board::analyse(&level).unwrap();
         let zobrist = Zobrist::new(board.n);
         let packing = Packing::analyse(&board);
         let mode = Mode::Bidirectional;
-        let switches = Switches { forward_turns: 8, ..Switches::default() };
         let ranking = (Priority::Alternation, 0);
         let memory = 1 << 22;
         let lessons = &mut Lessons::new(&board, false);
         let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
         let second_side = || second_backward_side(&board, &zobrist, &packing, ranking, switches, memory);
         let mut second = with_second.then(second_side);
-        let budget = Budget::nodes(90, memory);
+        let budget = Budget::nodes(nodes, memory);
         let sides = Backward { shared: &mut bwd, second: second.as_mut() };
         let first = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
         assert!(matches!(first.outcome, Outcome::OutOfTime), "solved at once: the test proves nothing");
@@ -1977,34 +1976,23 @@ mod tests {
     /// expansions, and keeps what it stored: the forward side still meets it.
     #[test]
     fn the_backward_side_takes_one_turn_in_forward_turns() {
-        assert_eq!(turns_on_microban_126(false), (80, 10, 10));
+        let switches = Switches { forward_turns: 8, ..Switches::default() };
+        assert_eq!(turns_on_microban_126(switches, 90, false), (80, 10, 10));
     }
 
     /// With `backward_turns` the backward side expands that many times in each turn.
     #[test]
     fn the_backward_side_expands_backward_turns_times_in_its_turn() {
-        let level = crate::level::Level::parse(MICROBAN_126).unwrap();
-        let board = Board::analyse(&level).unwrap();
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
-        let mode = Mode::Bidirectional;
         let switches = Switches { backward_turns: 3, ..Switches::default() };
-        let ranking = (Priority::Alternation, 0);
-        let memory = 1 << 22;
-        let lessons = &mut Lessons::new(&board, false);
-        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
-        let budget = Budget::nodes(40, memory);
-        let sides = Backward::one(&mut bwd);
-        let run = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
-        assert!(matches!(run.outcome, Outcome::OutOfTime), "solved at once: the test proves nothing");
-        assert_eq!((run.forward.expanded, run.backward_expanded), (10, 30));
+        assert_eq!(turns_on_microban_126(switches, 40, false), (10, 30, 30));
     }
 
     /// A second backward side takes every third backward turn, and a run with it still
     /// finds a plan that replays.
     #[test]
     fn a_second_backward_side_takes_one_backward_turn_in_three() {
-        assert_eq!(turns_on_microban_126(true), (80, 10, 7));
+        let switches = Switches { forward_turns: 8, ..Switches::default() };
+        assert_eq!(turns_on_microban_126(switches, 90, true), (80, 10, 7));
     }
 
     /// A forward child stored only in the second backward side's table meets it there.

@@ -1524,7 +1524,7 @@ pub fn run<'a>(
     let mut fwd = Side::new(board, zobrist, packing, Direction::Forward, fwd_ranking, switches, fwd_mem);
     fwd.take_lessons(lessons);
     let mut bridge = bridged.then(|| Bridge::new(board, zobrist, packing, switches, bridge_mem));
-    let bwd_before = bwd.stats.expanded + second.as_ref().map_or(0, |s| s.stats.expanded);
+    let bwd_before = backward_expanded(bwd, second.as_deref());
     let roots: Vec<u32> = if from.is_empty() {
         fwd.add_root(&board.start_boxes, board.start_player).into_iter().collect()
     } else {
@@ -1576,8 +1576,13 @@ pub fn run<'a>(
         side.finish_stats();
     }
     let (bridge, bridge_targets) = bridge.map_or((Stats::default(), 0), |b| b.finish());
-    let backward_expanded = bwd.stats.expanded + second.as_ref().map_or(0, |s| s.stats.expanded) - bwd_before;
+    let backward_expanded = backward_expanded(bwd, second.as_deref()) - bwd_before;
     Run { outcome, most_packed, forward: fwd.stats, backward_expanded, bridge, bridge_targets }
+}
+
+/// The expansions of the backward sides so far, the second one's included.
+fn backward_expanded(bwd: &Side, second: Option<&Side>) -> u64 {
+    bwd.stats.expanded + second.map_or(0, |s| s.stats.expanded)
 }
 
 fn search_loop<'a>(
@@ -1591,10 +1596,7 @@ fn search_loop<'a>(
     let mut fwd_active = mode != Mode::Backward;
     let mut bwd_active = mode != Mode::Forward;
     let mut second_active = bwd_active && second.is_some();
-    let backward_expanded = |bwd: &Side, second: &Option<&mut Side>| {
-        bwd.stats.expanded + second.as_ref().map_or(0, |s| s.stats.expanded)
-    };
-    let bwd_before = backward_expanded(bwd, &second);
+    let bwd_before = backward_expanded(bwd, second.as_deref());
     let turns = fwd.switches.forward_turns.max(1);
     let backward_turns = fwd.switches.backward_turns.max(1);
     let mut turn = 0;
@@ -1605,7 +1607,7 @@ fn search_loop<'a>(
             return if overflowed { Outcome::OutOfMemory } else { Outcome::Exhausted };
         }
         let bridged = bridge.as_ref().map_or(0, |b| b.expanded());
-        if budget.expired(fwd.stats.expanded + backward_expanded(bwd, &second) - bwd_before + bridged) {
+        if budget.expired(fwd.stats.expanded + backward_expanded(bwd, second.as_deref()) - bwd_before + bridged) {
             return Outcome::OutOfTime;
         }
         if fwd_active {

@@ -18,7 +18,7 @@ pub struct Zobrist {
 }
 
 /// The bits a player key may set: not those that place a key in a table of up to 2^24 slots.
-pub const PLAYER_BITS: u64 = 0xFF00_0000_FFFF_FFFF;
+const PLAYER_BITS: u64 = 0xFF00_0000_FFFF_FFFF;
 
 /// SplitMix64: a fixed seed keeps hashes, and so node counts, identical run to run.
 fn splitmix64(state: &mut u64) -> u64 {

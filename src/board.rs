@@ -480,7 +480,6 @@ impl Board {
     }
 
     /// Grid column and row (0-based) of a compact cell.
-    #[cfg(test)]
     pub fn xy(&self, c: Cell) -> (usize, usize) {
         let g = self.grid_of[c as usize];
         (g % self.width, g / self.width)

@@ -57,8 +57,9 @@ OPTIONS:
         --memory MB            memory for the search tables (default 700)
         --lurd                 print LURD: lowercase walks, uppercase pushes
         --stats                print search statistics on standard error, with
-                               each side's closest approach to its targets and
-                               the portfolio's phases (the last one solved it)
+                               each goal room's packing order (column,row from
+                               0), each side's closest approach to its targets
+                               and the portfolio's phases (the last one solved it)
         --search MODE          bidir (default), forward or backward
         --priority ORDER       one order for every phase: greedy (h), astar
                                (g + h), features (nodes in cells by boxes
@@ -248,6 +249,9 @@ fn main() -> ExitCode {
 
 fn print_stats(r: &solver::Report, budget: &Budget) {
     eprintln!("cells {}  boxes {}  time {:.3} s", r.cells, r.boxes, budget.elapsed());
+    for room in &r.rooms {
+        eprintln!("{}", room);
+    }
     for (name, s) in [("forward", &r.forward), ("backward", &r.backward), ("bridge", &r.bridge)] {
         if name == "bridge" && s.expanded == 0 {
             continue;

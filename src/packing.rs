@@ -94,6 +94,33 @@ impl Packing {
     pub fn next_goal(&self, room: u16, occupied: &[bool]) -> Option<Cell> {
         self.order[room as usize - 1].iter().copied().find(|&g| !occupied[g as usize])
     }
+
+    /// One line per room with two or more goals, for `--stats`: its size, whether its
+    /// order is enforced, and the order as (column, row) grid cells, 0-based. Which order
+    /// a level gets decides most of what the strict phase can do with it.
+    pub fn describe_rooms(&self, board: &Board) -> Vec<String> {
+        let mut lines = Vec::new();
+        for (r, order) in self.order.iter().enumerate() {
+            let goals = self.room.iter().filter(|&&x| x as usize == r + 1).count();
+            if goals < 2 {
+                continue;
+            }
+            let how = match (order.is_empty(), self.strict[r]) {
+                (true, _) => "no order found".to_string(),
+                (false, true) => "order enforced:".to_string(),
+                (false, false) => "order (macros only):".to_string(),
+            };
+            let cells: Vec<String> = order
+                .iter()
+                .map(|&g| {
+                    let (x, y) = board.xy(g);
+                    format!("({},{})", x, y)
+                })
+                .collect();
+            lines.push(format!("room {}: {} goals, {} {}", r + 1, goals, how, cells.join(" ")).trim_end().to_string());
+        }
+        lines
+    }
 }
 
 /// Take boxes out of a full room one by one; the reverse is the filling order. The player
@@ -490,6 +517,16 @@ mod tests {
         let mut occ = vec![false; b.n];
         occ[b.cell_at(8, 1) as usize] = true;
         assert_eq!(p.next_goal(1, &occ), Some(b.cell_at(7, 1)));
+    }
+
+    #[test]
+    fn the_rooms_are_described_with_their_order_in_grid_cells() {
+        let b = Board::from_text("##########\n#@ $$$...#\n##########\n");
+        let p = Packing::analyse(&b);
+        assert_eq!(p.describe_rooms(&b), vec!["room 1: 3 goals, order enforced: (8,1) (7,1) (6,1)".to_string()]);
+        // A lone goal is no room to describe.
+        let b = Board::from_text("#####\n#@$.#\n#####\n");
+        assert!(Packing::analyse(&b).describe_rooms(&b).is_empty());
     }
 
     #[test]

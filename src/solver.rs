@@ -59,6 +59,8 @@ pub struct Report {
     /// Each phase run: what it was and when it ended (seconds since the start), for
     /// `--stats`; the last one is the one that solved the map, if any did.
     pub phases: Vec<(String, f64)>,
+    /// The goal rooms and their packing orders (`Packing::describe_rooms`), for `--stats`.
+    pub rooms: Vec<String>,
 }
 
 pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
@@ -71,6 +73,7 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
         cells: 0,
         boxes: 0,
         phases: Vec::new(),
+        rooms: Vec::new(),
     };
     let board = match Board::analyse(level) {
         Ok(b) => b,
@@ -86,6 +89,7 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
         return report;
     }
     let packing = Packing::analyse(&board);
+    report.rooms = packing.describe_rooms(&board);
     let outcome = portfolio(&board, &packing, options, budget, &mut report);
     report.verdict = match outcome {
         Outcome::Solved(pushes) => match solution::assemble(&board, &packing, &pushes) {

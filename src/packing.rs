@@ -99,9 +99,11 @@ impl Packing {
     /// order is enforced, and the order as (column, row) grid cells, 0-based. Which order
     /// a level gets decides most of what the strict phase can do with it.
     pub fn describe_rooms(&self, board: &Board) -> Vec<String> {
+        let mut sizes = vec![0usize; self.order.len() + 1];
+        self.room.iter().for_each(|&r| sizes[r as usize] += 1);
         let mut lines = Vec::new();
         for (r, order) in self.order.iter().enumerate() {
-            let goals = self.room.iter().filter(|&&x| x as usize == r + 1).count();
+            let goals = sizes[r + 1];
             if goals < 2 {
                 continue;
             }

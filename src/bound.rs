@@ -89,14 +89,7 @@ impl Matching {
             }
         }
         self.used = row_done;
-        let cost = std::mem::take(&mut self.cost);
-        let costs = Costs::whole(n, &cost);
-        for i in left {
-            self.insert_row(costs, i);
-        }
-        let total = self.total(costs);
-        self.cost = cost;
-        total
+        self.insert_own_rows(left)
     }
 
     /// Copy `parent`'s optimal solution, replace row `row` (0-based) by `costs`, and repair.
@@ -154,12 +147,17 @@ impl Matching {
         for j in 1..=n {
             self.col_row[j] = self.renumber[self.col_row[j]];
         }
+        let fresh_rows = old_row.iter().enumerate().filter(|(_, p)| p.is_none()).map(|(k, _)| k + 1);
+        self.insert_own_rows(fresh_rows)
+    }
+
+    /// Augment rows `rows` (1-based) into the matching on its own costs; the total. The
+    /// costs are lent out meanwhile, since `insert_row` changes the rest of `self`.
+    fn insert_own_rows(&mut self, rows: impl IntoIterator<Item = usize>) -> i32 {
         let cost = std::mem::take(&mut self.cost);
-        let costs = Costs::whole(n, &cost);
-        for (k, p) in old_row.iter().enumerate() {
-            if p.is_none() {
-                self.insert_row(costs, k + 1);
-            }
+        let costs = Costs::whole(self.n, &cost);
+        for i in rows {
+            self.insert_row(costs, i);
         }
         let total = self.total(costs);
         self.cost = cost;

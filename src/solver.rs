@@ -208,24 +208,24 @@ impl Phase {
 /// levels until the cells counted boxes in doorways; then it solved none, and its time
 /// went to the strict phase.)
 /// Without weights, the plain one and one whose corral searches take in the boxes around
-/// each corral too; with them, those two solve no level the weighted ones miss, so they
-/// do not run. When asked for, a few more differ
-/// from the plain one only in how ties break (their seeds). Each seed solves its levels
-/// within about 0.3 s or not at all, and since the weighted searches came they solve
+/// each corral too; with them, the clustered one solves no level the weighted ones miss
+/// and does not run, and the plain one runs briefly second (`PLAIN_SHORT`). When asked
+/// for, a few more differ from the plain one only in how ties break (their seeds). Each
+/// seed solves its levels within about 0.3 s or not at all, and since the weighted searches came they solve
 /// none the others miss. The strict phase keeps 98% of what is left after the short
 /// searches: it solves levels up to its very end (xsokoban 41 at 9.2-9.5 s), while the
 /// last phase, which weighs too, by pushes, solved no level after it lately.
 ///
-/// The second search goes by whole box moves (see `Switches::whole_box_moves`), by
+/// The third search goes by whole box moves (see `Switches::whole_box_moves`), by
 /// advisor weight as the first: it solves levels none of the others does (xsokoban 71
 /// in about 1.6 s), and a level at the first search's edge (xsokoban 32) within
 /// hundredths of a second. As the first search (15%) it made easy levels wait (median
 /// 1.51 s on xsokoban90) and lost 71.
 ///
-/// The third search weighs pushes and starts from the whole-move search's most packed
+/// The fourth search weighs pushes and starts from the whole-move search's most packed
 /// nodes (see `FROM_MOST_PACKED_SHARE`).
 ///
-/// The second and third searches have a second backward side beside the shared one
+/// The third and fourth searches have a second backward side beside the shared one
 /// (`Phase::second_backward`), taking one backward turn in three: it meets forward sides
 /// the shared one does not (xsokoban 29, at 3.3-3.6 s, in the whole-move phase, whose
 /// forward side runs out early there). Kept for the whole run it slowed the levels that
@@ -293,6 +293,12 @@ const FROM_MOST_PACKED_SHARE: f64 = 0.15;
 /// did not. Behind the waypoint phase's 15%, 35% was 1.7 s again, and two of six runs,
 /// two at a time, missed it; 41% gives it 2.0 s.
 const FEATURES_SHORT: f64 = 0.41;
+/// A plain short search (no advisor weights) right after the first one. On the sample
+/// sets it solved no level the weighted searches miss; on Mas Sasquatch, a set no change
+/// had been tuned on, it solves level 19 in about 0.2 s, which the weighted searches
+/// miss in 10 s (in a 30 s run the whole-move search finds it after 10.2 s). Breadth
+/// for levels unlike the samples, at 5% of the time after the first search.
+const PLAIN_SHORT: f64 = 0.05;
 /// Seeded short searches: how many, and each one's share of the time left when it
 /// starts on room-less levels.
 const SEEDS: u64 = 6;
@@ -306,6 +312,7 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
         let by_pushes = Phase { weighted: true, ..SHORT };
         let box_moves = Phase { box_moves: true, hotspots: true, ..by_pushes };
         phases.push(Phase { share: FIRST_SHORT, forward_turns: FIRST_TURNS, ..box_moves });
+        phases.push(Phase { share: PLAIN_SHORT, ..SHORT });
         let whole_moves = Phase { whole_box_moves: true, packing_macro: false, second_backward: true, ..box_moves };
         phases.push(Phase { share: WHOLE_MOVES_SHARE, ..whole_moves });
         let from_most_packed = Phase { from_most_packed: true, second_backward: true, ..by_pushes };
@@ -457,9 +464,13 @@ mod tests {
             assert_eq!(phases.iter().any(|p| p.hotspots), weights);
             assert!(phases.iter().all(|p| p.weighted || !p.hotspots));
             assert_eq!(phases.iter().any(|p| p.ranking.0 .0 == FEATURES), weights);
-            // Whole box moves come second, after a search by single pushes.
-            assert_eq!(phases.iter().position(|p| p.whole_box_moves), weights.then_some(1));
-            assert_eq!(phases.iter().position(|p| p.from_most_packed), weights.then_some(2));
+            // Whole box moves come after two searches by single pushes, the first one
+            // weighted, the second plain; the search from their most packed nodes next.
+            assert_eq!(phases.iter().position(|p| p.whole_box_moves), weights.then_some(2));
+            assert_eq!(phases.iter().position(|p| p.from_most_packed), weights.then_some(3));
+            if weights {
+                assert!(phases[0].weighted && !phases[1].weighted && !phases[1].strict);
+            }
         }
     }
 

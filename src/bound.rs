@@ -20,9 +20,13 @@ pub struct Matching {
     v: Vec<i32>,
     /// `col_row[j]`: 1-based row matched to 1-based column `j` (0 = free).
     col_row: Vec<usize>,
-    way: Vec<usize>,
+    /// `insert_row`'s settled columns as masks (-1 settled, 0 not), for vector code;
+    /// `way[j]`: the column before `j` on its shortest path (`i32`, the masks' width).
+    settled: Vec<i32>,
+    way: Vec<i32>,
     minv: Vec<i32>,
-    used: Vec<bool>,
+    /// Scratch for `solve`: rows already matched.
+    row_done: Vec<bool>,
     shift_at: Vec<i32>,
     /// Scratch for `rebase`: the old costs and row potentials, and old row -> new row.
     old_cost: Vec<i32>,
@@ -39,8 +43,9 @@ impl Matching {
             v: vec![0; n + 1],
             col_row: vec![0; n + 1],
             way: vec![0; n + 1],
+            settled: vec![0; n + 1],
             minv: vec![0; n + 1],
-            used: vec![false; n + 1],
+            row_done: vec![false; n + 1],
             shift_at: vec![0; n + 1],
             old_cost: vec![0; n * n],
             old_u: vec![0; n + 1],
@@ -56,7 +61,7 @@ impl Matching {
         // Column reduction: each column's minimum as its potential keeps every reduced
         // cost non-negative, and a column's minimum row, if still free, is a tight pair.
         // Most boxes have a goal of their own, so few rows are left to augment.
-        let mut row_done = std::mem::take(&mut self.used);
+        let mut row_done = std::mem::take(&mut self.row_done);
         row_done.iter_mut().for_each(|x| *x = false);
         for j in 1..=n {
             let (mut best, mut arg) = (i32::MAX, 0);
@@ -88,7 +93,7 @@ impl Matching {
                 None => left.push(i),
             }
         }
-        self.used = row_done;
+        self.row_done = row_done;
         self.insert_own_rows(left)
     }
 
@@ -115,9 +120,13 @@ impl Matching {
                 return self.total(view);
             }
             self.col_row[j] = 0;
+            self.u[r] = 0;
+            // The row's old column is the only free one: the augmenting path ends there.
+            self.insert_row(view, r, j);
+            return self.total(view);
         }
         self.u[r] = 0;
-        self.insert_row(view, r);
+        self.insert_row(view, r, 0);
         self.total(view)
     }
 
@@ -157,7 +166,7 @@ impl Matching {
         let cost = std::mem::take(&mut self.cost);
         let costs = Costs::whole(self.n, &cost);
         for i in rows {
-            self.insert_row(costs, i);
+            self.insert_row(costs, i, 0);
         }
         let total = self.total(costs);
         self.cost = cost;
@@ -182,36 +191,46 @@ impl Matching {
 
     /// One Dijkstra-like augmentation adding row `i` (1-based) to the matching. The
     /// potentials move once, at the end: `minv` holds each column's distance plus the
-    /// total shift so far, and `shift_at` the shift when a column was settled.
-    fn insert_row(&mut self, costs: Costs, i: usize) {
+    /// total shift so far, and `shift_at` the shift when a column was settled. `free`
+    /// (0 for none) is a free column taken first among equally near ones: the search can
+    /// stop there, where it would settle every other column at that distance first (often
+    /// dozens, when many boxes are as near their goals). Any tie gives an optimal matching,
+    /// and the bound is only its cost, so the search is the same node for node.
+    fn insert_row(&mut self, costs: Costs, i: usize, free: usize) {
         let n = self.n;
         self.col_row[0] = i;
         let mut j0 = 0usize;
         let mut shift = 0i32;
         self.minv.iter_mut().for_each(|x| *x = i32::MAX);
-        self.used.iter_mut().for_each(|x| *x = false);
+        self.settled.iter_mut().for_each(|x| *x = 0);
         loop {
-            self.used[j0] = true;
+            self.settled[j0] = -1;
             self.shift_at[j0] = shift;
             let i0 = self.col_row[j0];
             let mut best = i32::MAX;
             let mut j1 = 0;
-            let row = costs.row(i0);
+            let row = &costs.row(i0)[..n];
             let base = shift - self.u[i0];
-            // Zipped slices: no bounds checks in the hottest loop of the search.
-            let columns = self.minv[1..].iter_mut().zip(&mut self.way[1..]).zip(&self.v[1..]).zip(&self.used[1..]);
-            for (j, (((minv, way), &v), &used)) in columns.enumerate() {
-                if !used {
-                    let cur = row[j] + base - v;
-                    if cur < *minv {
-                        *minv = cur;
-                        *way = j0;
-                    }
-                    if *minv < best {
-                        best = *minv;
-                        j1 = j + 1;
-                    }
-                }
+            // The hottest loop of the search on levels with many boxes, in passes without
+            // branches that the compiler turns into vector code: relax every column, find
+            // the least distance among the unsettled ones, then the first column with it.
+            // Settled columns compute a value too, which the mask drops (so it may wrap).
+            let (minv, way) = (&mut self.minv[1..=n], &mut self.way[1..=n]);
+            let (v, settled) = (&self.v[1..=n], &self.settled[1..=n]);
+            let j0_tag = j0 as i32;
+            for j in 0..n {
+                let cur = row[j].wrapping_add(base).wrapping_sub(v[j]);
+                let better = -((cur < minv[j]) as i32) & !settled[j];
+                minv[j] = (cur & better) | (minv[j] & !better);
+                way[j] = (j0_tag & better) | (way[j] & !better);
+            }
+            for j in 0..n {
+                best = best.min((minv[j] & !settled[j]) | (i32::MAX & settled[j]));
+            }
+            if free != 0 && settled[free - 1] == 0 && minv[free - 1] == best {
+                j1 = free;
+            } else if best != i32::MAX {
+                j1 = (0..n).find(|&j| settled[j] == 0 && minv[j] == best).map_or(0, |j| j + 1);
             }
             shift = best;
             j0 = j1;
@@ -220,14 +239,14 @@ impl Matching {
             }
         }
         for j in 0..=n {
-            if self.used[j] {
+            if self.settled[j] != 0 {
                 let delta = shift - self.shift_at[j];
                 self.u[self.col_row[j]] += delta;
                 self.v[j] -= delta;
             }
         }
         loop {
-            let j1 = self.way[j0];
+            let j1 = self.way[j0] as usize;
             self.col_row[j0] = self.col_row[j1];
             j0 = j1;
             if j0 == 0 {
@@ -321,6 +340,39 @@ mod tests {
                 let got = child.solve_changed_row(&m, row, &near);
                 full[row * n..(row + 1) * n].copy_from_slice(&near);
                 assert_eq!(got, brute(n, &full));
+            }
+        }
+    }
+
+    /// A search repairs a child from its parent again and again, one row at a time; the
+    /// repairs, which stop at the freed column among equally near ones, must keep giving
+    /// what a fresh solve gives (brute force for small matrices).
+    #[test]
+    fn chains_of_repairs_stay_optimal() {
+        let mut seed = 11;
+        for n in [2, 5, 7, 12, 30] {
+            let mut m = Matching::new(n);
+            for c in m.cost.iter_mut() {
+                *c = lcg(&mut seed) % 4;
+            }
+            m.solve();
+            for _ in 0..200 {
+                let row = lcg(&mut seed) as usize % n;
+                // Few distinct costs make many ties, as boxes equally near their goals do.
+                let costs: Vec<i32> = (0..n).map(|_| lcg(&mut seed) % 4).collect();
+                let mut child = Matching::new(n);
+                let got = child.solve_changed_row(&m, row, &costs);
+                let mut full = m.cost.clone();
+                full[row * n..(row + 1) * n].copy_from_slice(&costs);
+                let mut fresh = Matching::new(n);
+                fresh.cost = full.clone();
+                let want = if n <= 7 { brute(n, &full) } else { fresh.solve() };
+                assert_eq!(got, want);
+                if !child.potentials_are_small() {
+                    break;
+                }
+                child.cost = full;
+                m = child;
             }
         }
     }

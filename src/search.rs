@@ -319,6 +319,10 @@ pub struct Side<'a> {
     open: Open,
     /// Distances box -> target for the bound, and the targets' count.
     distances: Cow<'a, [u16]>,
+    /// The same by cell, `[c * nboxes + j]`, as matching costs: a child's row is one copy
+    /// (read from `distances`, its entries lie a whole board apart, a cache miss each on
+    /// big levels). Empty past `COST_ROWS_LIMIT` entries.
+    cost_rows: Vec<i32>,
     dead: &'a [bool],
     /// Dead by the player's side of the box too (`Board::dead_fwd_sides`).
     dead_sides: &'a [u8],
@@ -397,6 +401,8 @@ pub struct Side<'a> {
 /// More moved boxes than this and the parent's matching is solved afresh (an
 /// augmentation per moved box would cost more).
 const MAX_REPAIRED_ROWS: usize = 3;
+/// `Side::cost_rows` up to this many entries (16 MB a side).
+const COST_ROWS_LIMIT: usize = 1 << 22;
 /// Spare matchings kept for repairs (see `Side::closest_matching`).
 const SPARE_MATCHES: usize = 4;
 
@@ -454,6 +460,17 @@ impl<'a> Side<'a> {
             target_index[t as usize] = j as u16;
         }
         let stats = Stats { capacity: table.capacity(), ..Stats::default() };
+        let mut cost_rows = Vec::new();
+        if board.n * nboxes <= COST_ROWS_LIMIT {
+            cost_rows = vec![IMPOSSIBLE; board.n * nboxes];
+            for (j, column) in distances.chunks_exact(board.n).enumerate() {
+                for (c, &d) in column.iter().enumerate() {
+                    if d != FAR {
+                        cost_rows[c * nboxes + j] = d as i32;
+                    }
+                }
+            }
+        }
         Side {
             board,
             zobrist,
@@ -466,6 +483,7 @@ impl<'a> Side<'a> {
             table,
             open,
             distances,
+            cost_rows,
             dead,
             dead_sides,
             is_target,
@@ -528,8 +546,14 @@ impl<'a> Side<'a> {
     }
 
     fn fill_row(&mut self, cell: Cell) {
-        for j in 0..self.nboxes {
-            self.row[j] = self.cost(cell, j);
+        let nb = self.nboxes;
+        if self.cost_rows.is_empty() {
+            for j in 0..nb {
+                self.row[j] = self.cost(cell, j);
+            }
+        } else {
+            let c = cell as usize;
+            self.row[..nb].copy_from_slice(&self.cost_rows[c * nb..(c + 1) * nb]);
         }
     }
 
@@ -1173,6 +1197,30 @@ fn search_loop<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A row of matching costs by cell (`Side::cost_rows`) is the row read from the
+    /// distances, both ways and with unreachable targets, as it is past the size limit.
+    #[test]
+    fn cost_rows_by_cell_match_the_distances() {
+        let text = "#######\n#@ $ .#\n# #$# #\n#  . ##\n#######\n";
+        let board = Board::from_text(text);
+        let zobrist = Zobrist::new(board.n);
+        let packing = Packing::analyse(&board);
+        for direction in [Direction::Forward, Direction::Backward] {
+            let ranking = (Priority::Greedy, 0);
+            let mut side = Side::new(&board, &zobrist, &packing, direction, ranking, Switches::default(), 1 << 20);
+            assert!(!side.cost_rows.is_empty());
+            let rows = std::mem::take(&mut side.cost_rows);
+            let nb = side.nboxes;
+            let mut far = 0;
+            for c in 0..board.n as Cell {
+                side.fill_row(c);
+                assert_eq!(side.row[..nb], rows[c as usize * nb..(c as usize + 1) * nb]);
+                far += side.row[..nb].iter().filter(|&&x| x == IMPOSSIBLE).count();
+            }
+            assert!(far > 0, "some cell reaches some target by no pushes");
+        }
+    }
 
     /// Expand the start position once; returns the box layouts stored.
     fn layouts_after_one_expansion(text: &str, switches: Switches) -> (Board, Vec<Vec<Cell>>) {

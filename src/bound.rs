@@ -29,7 +29,7 @@ pub struct Matching {
     row_done: Vec<bool>,
     shift_at: Vec<i32>,
     /// The cost of the matching of the latest `solve` or `rebase`, on `cost` (a child's
-    /// fast repair in `solve_changed_row` starts from its parent's).
+    /// fast repair in `changed_row_cost` starts from its parent's).
     sum: i32,
     /// Scratch for `rebase`: the old costs and row potentials, and old row -> new row.
     old_cost: Vec<i32>,
@@ -101,45 +101,48 @@ impl Matching {
         self.insert_own_rows(left)
     }
 
-    /// Copy `parent`'s optimal solution, replace row `row` (0-based) by `costs`, and repair.
-    /// Only the potentials and the assignment are copied: the costs are read from `parent`
-    /// and `costs` (copying the matrix for every child was a few percent of the search),
-    /// so `self.cost` does not describe the result.
-    pub fn solve_changed_row(&mut self, parent: &Matching, row: usize, costs: &[i32]) -> i32 {
+    /// The cost of `parent`'s optimal matching with row `row` (0-based) replaced by `costs`.
+    /// `self` (of `parent`'s size) is scratch for the repair and holds no matching
+    /// afterwards. The costs are read from `parent` and `costs`: copying the matrix for
+    /// every child was a few percent of the search.
+    pub fn changed_row_cost(&mut self, parent: &Matching, row: usize, costs: &[i32]) -> i32 {
         let n = self.n;
+        let r = row + 1;
+        let view = Costs { n, cost: &parent.cost, changed: r, row: costs };
+        // Column 0 is the algorithm's scratch slot and may still name the row.
+        let column = (1..=n).find(|&j| parent.col_row[j] == r);
+        if let Some(j) = column {
+            // Most pushes keep a box headed for the same target. If that column is still
+            // among the row's cheapest under the column potentials, the row keeps it with
+            // u = that reduced cost: every other row is untouched, so the duals stay
+            // feasible and tight on the matching, which is therefore still optimal. Only
+            // the row's own pair changed, so the parent's sum gives the cost (on levels
+            // with a hundred boxes, summing every column and copying the parent's
+            // potentials for it took a quarter of the time). A parent at or past
+            // `IMPOSSIBLE` may have saturated its sum: that one is summed afresh.
+            let cheapest = cheapest_reduced(costs, &parent.v);
+            if costs[j - 1] - parent.v[j] == cheapest {
+                if parent.sum < IMPOSSIBLE {
+                    let old = parent.cost[(r - 1) * n + (j - 1)].min(IMPOSSIBLE);
+                    return parent.sum - old + costs[j - 1].min(IMPOSSIBLE);
+                }
+                return parent.total(view);
+            }
+        }
         self.u.copy_from_slice(&parent.u);
         self.v.copy_from_slice(&parent.v);
         self.col_row.copy_from_slice(&parent.col_row);
         // `self.cost` is not this matching's: it cannot be the parent of a fast repair.
         self.sum = IMPOSSIBLE;
-        let r = row + 1;
-        let view = Costs { n, cost: &parent.cost, changed: r, row: costs };
-        // Column 0 is the algorithm's scratch slot and may still name the row.
-        if let Some(j) = (1..=n).find(|&j| self.col_row[j] == r) {
-            // Most pushes keep a box headed for the same target. If that column is still
-            // among the row's cheapest under the column potentials, the row keeps it with
-            // u = that reduced cost: every other row is untouched, so the duals stay
-            // feasible and tight on the matching, which is therefore still optimal.
-            let cheapest = cheapest_reduced(costs, &self.v);
-            if costs[j - 1] - self.v[j] == cheapest {
-                self.u[r] = cheapest;
-                // Only the row's own pair changed: no sum over every column (on a level
-                // with a hundred boxes that sum was an eighth of the time). A parent at or
-                // past `IMPOSSIBLE` may have saturated; it is summed afresh.
-                if parent.sum < IMPOSSIBLE {
-                    let old = parent.cost[(r - 1) * n + (j - 1)].min(IMPOSSIBLE);
-                    return parent.sum - old + costs[j - 1].min(IMPOSSIBLE);
-                }
-                return self.total(view);
-            }
-            self.col_row[j] = 0;
-            self.u[r] = 0;
-            // The row's old column is the only free one: the augmenting path ends there.
-            self.insert_row(view, r, j);
-            return self.total(view);
-        }
         self.u[r] = 0;
-        self.insert_row(view, r, 0);
+        match column {
+            Some(j) => {
+                self.col_row[j] = 0;
+                // The row's old column is the only free one: the augmenting path ends there.
+                self.insert_row(view, r, j);
+            }
+            None => self.insert_row(view, r, 0),
+        }
         self.total(view)
     }
 
@@ -343,7 +346,7 @@ mod tests {
                 let row = (lcg(&mut seed) as usize) % n;
                 let costs: Vec<i32> = (0..n).map(|_| lcg(&mut seed)).collect();
                 let mut child = Matching::new(n);
-                let got = child.solve_changed_row(&m, row, &costs);
+                let got = child.changed_row_cost(&m, row, &costs);
                 let mut full = m.cost.clone();
                 full[row * n..(row + 1) * n].copy_from_slice(&costs);
                 assert_eq!(got, brute(n, &full));
@@ -351,42 +354,52 @@ mod tests {
                 let mut near = m.cost[row * n..(row + 1) * n].to_vec();
                 let k = (lcg(&mut seed) as usize) % n;
                 near[k] += 1;
-                let got = child.solve_changed_row(&m, row, &near);
+                let got = child.changed_row_cost(&m, row, &near);
                 full[row * n..(row + 1) * n].copy_from_slice(&near);
                 assert_eq!(got, brute(n, &full));
             }
         }
     }
 
-    /// A search repairs a child from its parent again and again, one row at a time; the
-    /// repairs, which stop at the freed column among equally near ones, must keep giving
-    /// what a fresh solve gives (brute force for small matrices).
+    /// A search costs each child from its parent, whose matching was itself repaired
+    /// from the last one (`rebase`), again and again; the costs, whose augmenting paths
+    /// stop at the freed column among equally near ones, must stay what a fresh solve
+    /// gives (brute force for small matrices).
     #[test]
     fn chains_of_repairs_stay_optimal() {
         let mut seed = 11;
         for n in [2, 5, 7, 12, 30] {
             let mut m = Matching::new(n);
+            let mut scratch = Matching::new(n);
             for c in m.cost.iter_mut() {
                 *c = lcg(&mut seed) % 4;
             }
             m.solve();
             for _ in 0..200 {
                 let row = lcg(&mut seed) as usize % n;
-                // Few distinct costs make many ties, as boxes equally near their goals do.
-                let costs: Vec<i32> = (0..n).map(|_| lcg(&mut seed) % 4).collect();
-                let mut child = Matching::new(n);
-                let got = child.solve_changed_row(&m, row, &costs);
+                // Few distinct costs make many ties, as boxes equally near their goals do;
+                // a row near its old one takes the fast path.
+                let mut costs: Vec<i32> = m.cost[row * n..(row + 1) * n].to_vec();
+                for c in costs.iter_mut() {
+                    if lcg(&mut seed) % 3 == 0 {
+                        *c = lcg(&mut seed) % 4;
+                    }
+                }
+                let got = scratch.changed_row_cost(&m, row, &costs);
                 let mut full = m.cost.clone();
                 full[row * n..(row + 1) * n].copy_from_slice(&costs);
                 let mut fresh = Matching::new(n);
                 fresh.cost = full.clone();
                 let want = if n <= 7 { brute(n, &full) } else { fresh.solve() };
                 assert_eq!(got, want);
-                if !child.potentials_are_small() {
+                // The next parent: this child, rebased from its parent as the search does.
+                let old_row: Vec<Option<usize>> = (0..n).map(|k| (k != row).then_some(k)).collect();
+                let mut new_rows = vec![0; n * n];
+                new_rows[row * n..(row + 1) * n].copy_from_slice(&costs);
+                assert_eq!(m.rebase(&old_row, &new_rows), want);
+                if !m.potentials_are_small() {
                     break;
                 }
-                child.cost = full;
-                m = child;
             }
         }
     }

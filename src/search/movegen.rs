@@ -395,7 +395,7 @@ impl<'a> Side<'a> {
         };
         let h = if self.switches.matching {
             self.fill_row(c.to);
-            self.child_match.solve_changed_row(&self.parent_match, c.slot, &self.row)
+            self.child_match.changed_row_cost(&self.parent_match, c.slot, &self.row)
         } else {
             let moved = self.boxes.iter().enumerate().map(|(i, &b)| if i == c.slot { c.to } else { b });
             self.nearest_sum(moved)

@@ -1218,7 +1218,7 @@ mod tests {
                 assert_eq!(side.row[..nb], rows[c as usize * nb..(c as usize + 1) * nb]);
                 far += side.row[..nb].iter().filter(|&&x| x == IMPOSSIBLE).count();
             }
-            assert!(far > 0, "some cell reaches some target by no pushes");
+            assert!(far > 0, "the level has cells from which some target cannot be reached");
         }
     }
 

@@ -151,7 +151,8 @@ impl Matching {
     /// kept rows keep their potentials, so only the new rows need an augmentation each.
     pub fn rebase(&mut self, old_row: &[Option<usize>], fresh: &[i32]) -> i32 {
         let n = self.n;
-        self.old_cost.copy_from_slice(&self.cost);
+        // Every row of `cost` is written below, so the old matrix need not be copied first.
+        std::mem::swap(&mut self.old_cost, &mut self.cost);
         self.old_u.copy_from_slice(&self.u);
         self.renumber.iter_mut().for_each(|r| *r = 0);
         for (k, &p) in old_row.iter().enumerate() {

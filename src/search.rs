@@ -403,6 +403,16 @@ pub struct Side<'a> {
 const MAX_REPAIRED_ROWS: usize = 3;
 /// `Side::cost_rows` up to this many entries (16 MB a side).
 const COST_ROWS_LIMIT: usize = 1 << 22;
+
+/// A push distance as a matching cost: unreachable is `IMPOSSIBLE`.
+#[inline]
+fn matching_cost(d: u16) -> i32 {
+    if d == FAR {
+        IMPOSSIBLE
+    } else {
+        d as i32
+    }
+}
 /// Spare matchings kept for repairs (see `Side::closest_matching`).
 const SPARE_MATCHES: usize = 4;
 
@@ -462,12 +472,10 @@ impl<'a> Side<'a> {
         let stats = Stats { capacity: table.capacity(), ..Stats::default() };
         let mut cost_rows = Vec::new();
         if board.n * nboxes <= COST_ROWS_LIMIT {
-            cost_rows = vec![IMPOSSIBLE; board.n * nboxes];
+            cost_rows = vec![0; board.n * nboxes];
             for (j, column) in distances.chunks_exact(board.n).enumerate() {
                 for (c, &d) in column.iter().enumerate() {
-                    if d != FAR {
-                        cost_rows[c * nboxes + j] = d as i32;
-                    }
+                    cost_rows[c * nboxes + j] = matching_cost(d);
                 }
             }
         }
@@ -537,12 +545,7 @@ impl<'a> Side<'a> {
 
     #[inline]
     fn cost(&self, cell: Cell, target: usize) -> i32 {
-        let d = self.distances[target * self.board.n + cell as usize];
-        if d == FAR {
-            IMPOSSIBLE
-        } else {
-            d as i32
-        }
+        matching_cost(self.distances[target * self.board.n + cell as usize])
     }
 
     fn fill_row(&mut self, cell: Cell) {

@@ -26,6 +26,20 @@ impl<'a> Side<'a> {
         self.expand_against(Opposite::one(other), budget)
     }
 
+    /// The forward cuts that search beyond the node (its corrals to the end, boxes frozen
+    /// off target); each counts what it cut.
+    fn proved_dead(&mut self, player: Cell) -> bool {
+        if self.switches.corral && self.corral_deadlocks.any_dead(self.board, &self.corrals, &self.boxes, player) {
+            self.stats.dead_corral_search += 1;
+            return true;
+        }
+        if self.switches.freeze && self.frozen_off.dead(self.board, &self.occupied, &self.boxes, player) {
+            self.stats.dead_frozen += 1;
+            return true;
+        }
+        false
+    }
+
     /// `expand`, the children looked up in every table of `other`.
     pub(crate) fn expand_against(&mut self, other: Opposite, budget: &Budget) -> Step {
         if self.table.is_full() {
@@ -61,19 +75,7 @@ impl<'a> Side<'a> {
                 Corral::Only => false,
                 Corral::None => false,
             };
-        if forward
-            && self.switches.corral
-            && self.corral_deadlocks.any_dead(self.board, &self.corrals, &self.boxes, player)
-        {
-            self.stats.dead_corral_search += 1;
-            self.set_occupied(false);
-            return Step::Expanded;
-        }
-        if forward
-            && self.switches.freeze
-            && self.frozen_off.dead(self.board, &self.occupied, &self.boxes, player)
-        {
-            self.stats.dead_frozen += 1;
+        if forward && self.proved_dead(player) {
             self.set_occupied(false);
             return Step::Expanded;
         }

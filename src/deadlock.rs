@@ -23,14 +23,13 @@ pub enum Frozen {
 pub struct Freeze {
     /// Boxes currently assumed to be walls in the recursion.
     as_wall: Vec<bool>,
-    off_goal: bool,
     /// After `assess` found a box frozen: it and the boxes that pin it, all frozen.
     group: Vec<Cell>,
 }
 
 impl Freeze {
     pub fn new(cells: usize) -> Freeze {
-        Freeze { as_wall: vec![false; cells], off_goal: false, group: Vec::new() }
+        Freeze { as_wall: vec![false; cells], group: Vec::new() }
     }
 
     /// The frozen boxes the last `assess` found (empty if the box could still move).
@@ -45,12 +44,13 @@ impl Freeze {
 
     /// Is the box on `cell` frozen, and are the frozen boxes all on goals?
     pub fn assess(&mut self, board: &Board, occupied: &[bool], cell: Cell) -> Frozen {
-        self.off_goal = false;
         self.group.clear();
-        match (self.frozen(board, occupied, cell), self.off_goal) {
-            (false, _) => Frozen::No,
-            (true, false) => Frozen::OnGoals,
-            (true, true) => Frozen::OffGoal,
+        if !self.frozen(board, occupied, cell) {
+            Frozen::No
+        } else if self.group.iter().all(|&b| board.is_goal[b as usize]) {
+            Frozen::OnGoals
+        } else {
+            Frozen::OffGoal
         }
     }
 
@@ -85,9 +85,6 @@ impl Freeze {
             self.group.push(c);
         } else {
             self.group.truncate(mark);
-        }
-        if result && !board.is_goal[c as usize] {
-            self.off_goal = true;
         }
         result
     }

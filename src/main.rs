@@ -83,6 +83,9 @@ OPTIONS:
                                no level more)
         --no-advisor-weights   feature cells always serve the best bound first
                                (no phase orders them by FESS advisor weight)
+        --phase N              run only the portfolio's Nth phase (numbered as
+                               --stats shows them), with all the time: for
+                               measuring one search alone
     -h, --help                 print this help
     -V, --version              print the version
 
@@ -170,6 +173,15 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
             "--no-bridge" => cli.options.switches.bridge = false,
             "--seeds" => cli.options.seeds = true,
             "--no-advisor-weights" => cli.options.advisor_weights = false,
+            "--phase" => {
+                let v = value(&mut i, a)?;
+                cli.options.only_phase = Some(
+                    v.parse::<usize>()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("--phase wants a phase number from 1 (see --stats), not {:?}", v))?,
+                );
+            }
             _ => return Err(format!("unknown option {:?} (see --help)", a)),
         }
         i += 1;
@@ -244,6 +256,7 @@ fn main() -> ExitCode {
         Verdict::OutOfMemory => fail(1, &format!("no solution found within {} MB of memory", cli.memory_mb)),
         Verdict::Exhausted => fail(1, "no solution found (the pruned search space is exhausted)"),
         Verdict::Internal(e) => fail(3, &format!("internal error: {}", e)),
+        Verdict::InvalidOptions(e) => fail(2, &e),
     }
 }
 
@@ -289,8 +302,8 @@ fn print_stats(r: &solver::Report, budget: &Budget) {
     if r.bridge.expanded > 0 {
         eprintln!("{:<8} {} targets (the backward side's closest nodes)", "", r.bridge_targets);
     }
-    for (i, (name, ended)) in r.phases.iter().enumerate() {
-        eprintln!("phase {:>2}  {:<40} ended at {:.3} s", i + 1, name, ended);
+    for (number, name, ended) in &r.phases {
+        eprintln!("phase {:>2}  {:<40} ended at {:.3} s", number, name, ended);
     }
     if let Verdict::Solved(m) = &r.verdict {
         eprintln!("solution {} moves, {} pushes", m.len(), m.iter().filter(|x| x.push).count());

@@ -20,6 +20,10 @@ pub struct Options {
     pub seeds: bool,
     /// Some phases order their feature cells by advisor weight (see `schedule`).
     pub advisor_weights: bool,
+    /// Run only this phase of the portfolio (1 = the first), with the whole budget, for
+    /// measuring what one search does alone. A phase that starts from an earlier one's
+    /// nodes starts from the start instead.
+    pub only_phase: Option<usize>,
 }
 
 impl Default for Options {
@@ -30,6 +34,7 @@ impl Default for Options {
             switches: Switches::default(),
             seeds: false,
             advisor_weights: true,
+            only_phase: None,
         }
     }
 }
@@ -45,6 +50,8 @@ pub enum Verdict {
     Exhausted,
     /// A plan failed its replay: a bug, never printed as an answer.
     Internal(String),
+    /// The options ask for what this level does not have (a phase beyond its portfolio).
+    InvalidOptions(String),
 }
 
 pub struct Report {
@@ -56,9 +63,10 @@ pub struct Report {
     pub bridge_targets: u32,
     pub cells: usize,
     pub boxes: usize,
-    /// Each phase run: what it was and when it ended (seconds since the start), for
-    /// `--stats`; the last one is the one that solved the map, if any did.
-    pub phases: Vec<(String, f64)>,
+    /// Each phase run: its number in the portfolio (from 1), what it was and when it
+    /// ended (seconds since the start), for `--stats`; the last one is the one that
+    /// solved the map, if any did.
+    pub phases: Vec<(usize, String, f64)>,
     /// The goal rooms and their packing orders (`Packing::describe_rooms`), for `--stats`.
     pub rooms: Vec<String>,
 }
@@ -90,6 +98,11 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
     }
     let packing = Packing::analyse(&board);
     report.rooms = packing.describe_rooms(&board);
+    let count = phases_for(&packing, options).len();
+    if let Some(n) = options.only_phase.filter(|&n| n > count) {
+        report.verdict = Verdict::InvalidOptions(format!("--phase {}: this level's portfolio has {} phases", n, count));
+        return report;
+    }
     let outcome = portfolio(&board, &packing, options, budget, &mut report);
     report.verdict = match outcome {
         Outcome::Solved(pushes) => match solution::assemble(&board, &packing, &pushes) {
@@ -339,6 +352,13 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
     phases
 }
 
+/// The level's portfolio: with the strict phase when the options allow it and some goal
+/// room has a packing order to enforce.
+fn phases_for(packing: &Packing, options: &Options) -> Vec<Phase> {
+    let strict_useful = options.switches.strict_rooms && packing.strict.iter().any(|&s| s);
+    schedule(strict_useful, options.seeds, options.advisor_weights)
+}
+
 /// Run the phases in order; a proof of unsolvability from any of them is final. Phases
 /// whose backward sides would search alike (the same ranking and seed) share one: all of
 /// them, unless seeds tell them apart. Each forward side takes over what the last one
@@ -346,15 +366,19 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
 /// positions the corral searches visit, the search itself unchanged. Some phases run a
 /// second backward side beside the shared one (`Phase::second_backward`).
 fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
-    let strict_useful = options.switches.strict_rooms && packing.strict.iter().any(|&s| s);
     let zobrist = Zobrist::new(board.n);
     let mut backward: Option<((Ranking, u64), Side)> = None;
     let mut lessons = search::Lessons::new(board, false);
     let mut outcome = Outcome::OutOfTime;
     let mut most_packed: Vec<search::Waypoint> = Vec::new();
     let mut second: Option<Side> = None;
-    for p in schedule(strict_useful, options.seeds, options.advisor_weights) {
-        if p.from_most_packed && most_packed.is_empty() {
+    for (number, mut p) in (1..).zip(phases_for(packing, options)) {
+        if let Some(only) = options.only_phase {
+            if number != only {
+                continue;
+            }
+            p.share = 1.0;
+        } else if p.from_most_packed && most_packed.is_empty() {
             continue;
         }
         let switches = Switches {
@@ -413,7 +437,7 @@ fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budge
         report.backward.expanded += run.backward_expanded;
         report.bridge.add(&run.bridge);
         report.bridge_targets += run.bridge_targets;
-        report.phases.push((p.name(), budget.elapsed()));
+        report.phases.push((number, p.name(), budget.elapsed()));
         outcome = run.outcome;
         if matches!(outcome, Outcome::Solved(_) | Outcome::Unsolvable) {
             break;

@@ -518,6 +518,29 @@ fn stats_name_the_phases_run_in_order_of_time() {
 }
 
 #[test]
+fn one_phase_alone_runs_with_the_whole_budget_under_its_own_number() {
+    let _g = shared();
+    let phase_lines = |o: &Outcome| -> Vec<String> {
+        o.stderr.lines().filter(|l| l.starts_with("phase ")).map(String::from).collect()
+    };
+    let map = "#######\n#@ $ .#\n##   ##\n#######\n";
+    for n in ["2", "4"] {
+        let o = run_str(&["--stats", "--phase", n], map, QUICK);
+        verify(map, &o, false).unwrap_or_else(|e| panic!("--phase {n}: {e}"));
+        let lines = phase_lines(&o);
+        assert_eq!(lines.len(), 1, "{}", o.describe());
+        assert_eq!(lines[0].split_whitespace().nth(1), Some(n), "{}", o.describe());
+    }
+    // A hard map: the one phase has the whole half second, ending at the deadline.
+    let map = read_map(&repo().join("samples/xsokoban90/xsokoban50.txt"));
+    let o = run_str(&["--stats", "--phase", "3", "--time-limit", "0.5"], &map, QUICK);
+    let lines = phase_lines(&o);
+    assert_eq!(lines.len(), 1, "{}", o.describe());
+    let ended: f64 = lines[0].split_whitespace().rev().nth(1).and_then(|t| t.parse().ok()).expect("ended at T s");
+    assert!((0.45..0.6).contains(&ended), "{}", o.describe());
+}
+
+#[test]
 fn a_node_budget_gives_the_same_search_on_every_run() {
     let _g = shared();
     // Solved after its first phase, so the phases' split of the budget counts too.
@@ -1540,6 +1563,10 @@ fn bad_options_are_rejected() {
         (&["--memory", "lots"], "--memory"),
         (&["--memory", "-5"], "--memory"),
         (&["--lurd", "--nope"], "--nope"),
+        (&["--phase", "0"], "--phase"),
+        (&["--phase", "first"], "--phase"),
+        // Parsed, but beyond this level's portfolio: said once the level is read.
+        (&["--phase", "99"], "--phase 99"),
     ];
     let errors = par_check(cases, |(args, mention)| {
         // A valid map on stdin: only the options can be at fault.

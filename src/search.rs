@@ -1201,14 +1201,27 @@ fn search_loop<'a>(
 mod tests {
     use super::*;
 
+    /// What a side borrows, for a map text.
+    struct Fixture {
+        board: Board,
+        zobrist: Zobrist,
+        packing: Packing,
+    }
+
+    impl Fixture {
+        fn of(text: &str) -> Fixture {
+            let board = Board::from_text(text);
+            let (zobrist, packing) = (Zobrist::new(board.n), Packing::analyse(&board));
+            Fixture { board, zobrist, packing }
+        }
+    }
+
     /// A row of matching costs by cell (`Side::cost_rows`) is the row read from the
     /// distances, both ways and with unreachable targets, as it is past the size limit.
     #[test]
     fn cost_rows_by_cell_match_the_distances() {
         let text = "#######\n#@ $ .#\n# #$# #\n#  . ##\n#######\n";
-        let board = Board::from_text(text);
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of(text);
         for direction in [Direction::Forward, Direction::Backward] {
             let ranking = (Priority::Greedy, 0);
             let mut side = Side::new(&board, &zobrist, &packing, direction, ranking, Switches::default(), 1 << 20);
@@ -1227,9 +1240,7 @@ mod tests {
 
     /// Expand the start position once; returns the box layouts stored.
     fn layouts_after_one_expansion(text: &str, switches: Switches) -> (Board, Vec<Vec<Cell>>) {
-        let board = Board::from_text(text);
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of(text);
         let ranking = (Priority::Greedy, 0);
         let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
         let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
@@ -1243,9 +1254,8 @@ mod tests {
     #[test]
     fn the_forward_side_counts_the_boxes_in_doorways_as_they_move() {
         // The corridor (4,2) joins two rooms; so do its mouths (3,2) and (5,2).
-        let board = Board::from_text("#########\n#@  #  .#\n# $ $ $ #\n#.  # . #\n#########\n");
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let map = "#########\n#@  #  .#\n# $ $ $ #\n#.  # . #\n#########\n";
+        let Fixture { board, zobrist, packing } = Fixture::of(map);
         let ranking = (Priority::Features, 0);
         let at = |x, y| board.cell_at(x, y);
         let boxes = [at(3, 2), at(6, 2)];
@@ -1305,9 +1315,8 @@ mod tests {
 
     #[test]
     fn a_push_no_advisor_suggests_weighs_one_more_than_its_parent() {
-        let board = Board::from_text("#######\n#     #\n#     #\n#@$.  #\n#     #\n#     #\n#######\n");
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let map = "#######\n#     #\n#     #\n#@$.  #\n#     #\n#     #\n#######\n";
+        let Fixture { board, zobrist, packing } = Fixture::of(map);
         let switches = Switches { advisor_weights: true, packing_macro: false, ..Switches::default() };
         let ranking = (Priority::Alternation, 0);
         let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
@@ -1355,9 +1364,7 @@ mod tests {
     #[test]
     fn with_box_move_weights_only_a_push_of_another_box_weighs_one_more() {
         let text = "#########\n#.      #\n#       #\n#  $    #\n#   @   #\n#    $  #\n#      .#\n#########\n";
-        let board = Board::from_text(text);
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of(text);
         let switches =
             Switches { advisor_weights: true, box_move_weights: true, packing_macro: false, ..Switches::default() };
         let side = expanded_six_times(&board, &zobrist, &packing, switches);
@@ -1382,9 +1389,7 @@ mod tests {
         // The box at the corridor's end is in the way of the one on the left; the player
         // walks round by the top, where no box can go.
         let text = "###########\n#         #\n# ####### #\n#   ###   #\n# $    $. #\n#   ### @.#\n###########\n";
-        let board = Board::from_text(text);
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of(text);
         let spots = &packing.hotspots;
         assert_eq!(spots.pairs(&board.start_boxes), 1);
         let switches =
@@ -1411,9 +1416,8 @@ mod tests {
 
     #[test]
     fn weighted_cells_rank_by_weight_then_by_rank_band() {
-        let board = Board::from_text("#######\n#     #\n#     #\n#@$.  #\n#     #\n#     #\n#######\n");
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let map = "#######\n#     #\n#     #\n#@$.  #\n#     #\n#     #\n#######\n";
+        let Fixture { board, zobrist, packing } = Fixture::of(map);
         let switches = Switches { advisor_weights: true, ..Switches::default() };
         let ranking = (Priority::Alternation, 0);
         let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
@@ -1431,9 +1435,7 @@ mod tests {
 
     #[test]
     fn only_a_box_the_player_can_push_now_tries_the_macro() {
-        let board = Board::from_text("#######\n#@    #\n# $$  #\n#     #\n#   ..#\n#######\n");
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of("#######\n#@    #\n# $$  #\n#     #\n#   ..#\n#######\n");
         let ranking = (Priority::Greedy, 0);
         // A made-up layout, set by hand: only `occupied` and the player's area matter.
         let mut side =
@@ -1451,9 +1453,7 @@ mod tests {
 
     #[test]
     fn each_box_off_target_adds_the_weight_to_the_rank() {
-        let board = Board::from_text("#######\n#@$ $.#\n#   . #\n#######\n");
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of("#######\n#@$ $.#\n#   . #\n#######\n");
         let side = |ranking| {
             Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, Switches::default(), 1 << 20)
         };
@@ -1476,9 +1476,7 @@ mod tests {
     /// expansions together.
     #[test]
     fn a_backward_side_carried_on_searches_as_one_long_search() {
-        let board = Board::from_text(MICROBAN_126);
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of(MICROBAN_126);
         let (mode, switches) = (Mode::Bidirectional, Switches::default());
         let ranking = (Priority::Alternation, 0);
         let memory = 1 << 22;
@@ -1510,9 +1508,7 @@ mod tests {
     /// expansions: forward, backward in all, and the shared side's.
     fn turns_on_microban_126(switches: Switches, nodes: u64, with_second: bool) -> (u64, u64, u64) {
         let level = crate::level::Level::parse(MICROBAN_126).unwrap();
-        let board = Board::analyse(&level).unwrap();
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of(MICROBAN_126);
         let mode = Mode::Bidirectional;
         let ranking = (Priority::Alternation, 0);
         let memory = 1 << 22;
@@ -1565,9 +1561,7 @@ mod tests {
     /// A forward child stored only in the second backward side's table meets it there.
     #[test]
     fn a_forward_child_meets_the_second_backward_table() {
-        let board = Board::from_text("#####\n#@$.#\n#####\n");
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of("#####\n#@$.#\n#####\n");
         let ranking = (Priority::Alternation, 0);
         let (switches, memory) = (Switches::default(), 1 << 20);
         let empty = Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, switches, memory);
@@ -1583,9 +1577,7 @@ mod tests {
     /// waits in its parent's cell; without, it opens a cell of its own.
     #[test]
     fn a_backward_child_that_improves_nothing_waits_in_its_parents_cell() {
-        let board = Board::from_text("#######\n#@ $ .#\n#######\n");
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of("#######\n#@ $ .#\n#######\n");
         let ranking = (Priority::Features, 0);
         let memory = 1 << 20;
         let cells = |parent_cells: bool| {
@@ -1606,9 +1598,7 @@ mod tests {
     fn whole_box_moves_alone_solve_a_level_whose_plan_replays() {
         let text = "#########\n#@      #\n# $   $ #\n#   #   #\n#.  #  .#\n#########\n";
         let level = crate::level::Level::parse(text).unwrap();
-        let board = Board::analyse(&level).unwrap();
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of(text);
         let mode = Mode::Forward;
         let switches = Switches { whole_box_moves: true, packing_macro: false, ..Switches::default() };
         let ranking = (Priority::Greedy, 0);
@@ -1635,9 +1625,7 @@ mod tests {
     fn a_run_from_waypoints_goes_on_from_them_and_its_plan_replays_from_the_start() {
         let text = "##########\n#@       #\n# $ $ $  #\n#        #\n#        #\n#  . . . #\n##########\n";
         let level = crate::level::Level::parse(text).unwrap();
-        let board = Board::analyse(&level).unwrap();
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of(text);
         let switches = Switches { packing_macro: false, ..Switches::default() };
         let (mode, ranking, memory) = (Mode::Forward, (Priority::Greedy, 0), 1 << 22);
         let lessons = &mut Lessons::new(&board, false);
@@ -1667,10 +1655,7 @@ mod tests {
     fn a_run_from_a_dead_waypoint_proves_nothing() {
         // The box in the corner is stuck, but the level itself is solvable.
         let text = "######\n#@  .#\n# $  #\n#$  .#\n######\n";
-        let level = crate::level::Level::parse(text).unwrap();
-        let board = Board::analyse(&level).unwrap();
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of(text);
         let (mode, switches, ranking, memory) = (Mode::Forward, Switches::default(), (Priority::Greedy, 0), 1 << 20);
         let lessons = &mut Lessons::new(&board, false);
         let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
@@ -1693,9 +1678,7 @@ mod tests {
             "######  ###  ...  #\n     #### # #...# #\n          # ### # #\n          #       #\n",
             "          #########\n"
         );
-        let board = Board::from_text(map);
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of(map);
         let (mode, switches) = (Mode::Bidirectional, Switches::default());
         let ranking = (Priority::Alternation, 0);
         let memory = 1 << 24;
@@ -1718,9 +1701,7 @@ mod tests {
         // Pillars and boxes cut this floor into pockets: many pulls split an area, and
         // counting a child's areas floods beyond the player's own.
         let map = "##########\n#   #  . #\n# $  $   #\n# #  ## .#\n#  $ #   #\n##  @  . #\n #   # ###\n #####\n";
-        let board = Board::from_text(map);
-        let zobrist = Zobrist::new(board.n);
-        let packing = Packing::analyse(&board);
+        let Fixture { board, zobrist, packing } = Fixture::of(map);
         let ranking = (Priority::Alternation, 0);
         let switches = Switches::default();
         let mut side = Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, switches, 1 << 22);

@@ -26,8 +26,8 @@ impl<'a> Side<'a> {
         self.expand_against(Opposite::one(other), budget)
     }
 
-    /// The forward cuts that search beyond the node (its corrals to the end, boxes frozen
-    /// off target); each counts what it cut.
+    /// The forward cuts that look beyond the node's own pushes: its corrals searched to
+    /// the end, and the board its boxes frozen on goals leave. Each counts what it cut.
     fn proved_dead(&mut self, player: Cell) -> bool {
         if self.switches.corral && self.corral_deadlocks.any_dead(self.board, &self.corrals, &self.boxes, player) {
             self.stats.dead_corral_search += 1;

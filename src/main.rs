@@ -105,6 +105,11 @@ struct Cli {
     stats: bool,
 }
 
+/// A whole number above zero (no sign), or `None`.
+fn positive_whole(v: &str) -> Option<u64> {
+    v.parse::<u64>().ok().filter(|&n| n > 0)
+}
+
 fn parse_args(args: &[String]) -> Result<Cli, String> {
     let mut cli =
         Cli { options: Options::default(), time_limit: 10.0, nodes: None, memory_mb: 700, lurd: false, stats: false };
@@ -126,12 +131,8 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
             }
             "--nodes" => {
                 let v = value(&mut i, a)?;
-                cli.nodes = Some(
-                    v.parse::<u64>()
-                        .ok()
-                        .filter(|&n| n > 0)
-                        .ok_or_else(|| format!("--nodes wants a positive whole number, not {:?}", v))?,
-                );
+                let why = || format!("--nodes wants a positive whole number, not {:?}", v);
+                cli.nodes = Some(positive_whole(&v).ok_or_else(why)?);
             }
             "--memory" => {
                 let v = value(&mut i, a)?;
@@ -175,12 +176,9 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
             "--no-advisor-weights" => cli.options.advisor_weights = false,
             "--phase" => {
                 let v = value(&mut i, a)?;
-                cli.options.only_phase = Some(
-                    v.parse::<usize>()
-                        .ok()
-                        .filter(|&n| n > 0)
-                        .ok_or_else(|| format!("--phase wants a phase number from 1 (see --stats), not {:?}", v))?,
-                );
+                let n = positive_whole(&v).and_then(|n| usize::try_from(n).ok());
+                let why = || format!("--phase wants a phase number from 1 (see --stats), not {:?}", v);
+                cli.options.only_phase = Some(n.ok_or_else(why)?);
             }
             _ => return Err(format!("unknown option {:?} (see --help)", a)),
         }

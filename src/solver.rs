@@ -98,12 +98,13 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
     }
     let packing = Packing::analyse(&board);
     report.rooms = packing.describe_rooms(&board);
-    let count = phases_for(&packing, options).len();
-    if let Some(n) = options.only_phase.filter(|&n| n > count) {
-        report.verdict = Verdict::InvalidOptions(format!("--phase {}: this level's portfolio has {} phases", n, count));
+    let phases = phases_for(&packing, options);
+    if let Some(n) = options.only_phase.filter(|&n| n > phases.len()) {
+        let why = format!("--phase {}: this level's portfolio has {} phases", n, phases.len());
+        report.verdict = Verdict::InvalidOptions(why);
         return report;
     }
-    let outcome = portfolio(&board, &packing, options, budget, &mut report);
+    let outcome = portfolio(&board, &packing, phases, options, budget, &mut report);
     report.verdict = match outcome {
         Outcome::Solved(pushes) => match solution::assemble(&board, &packing, &pushes) {
             Ok(moves) => match solution::replay(level, &moves) {
@@ -359,20 +360,27 @@ fn phases_for(packing: &Packing, options: &Options) -> Vec<Phase> {
     schedule(strict_useful, options.seeds, options.advisor_weights)
 }
 
-/// Run the phases in order; a proof of unsolvability from any of them is final. Phases
+/// Run `phases` (see `phases_for`) in order; a proof of unsolvability from any of them is final. Phases
 /// whose backward sides would search alike (the same ranking and seed) share one: all of
 /// them, unless seeds tell them apart. Each forward side takes over what the last one
 /// proved (`search::Lessons`): on xsokoban 44 and 71 at 1,000,000 nodes that halves the
 /// positions the corral searches visit, the search itself unchanged. Some phases run a
 /// second backward side beside the shared one (`Phase::second_backward`).
-fn portfolio(board: &Board, packing: &Packing, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
+fn portfolio(
+    board: &Board,
+    packing: &Packing,
+    phases: Vec<Phase>,
+    options: &Options,
+    budget: &Budget,
+    report: &mut Report,
+) -> Outcome {
     let zobrist = Zobrist::new(board.n);
     let mut backward: Option<((Ranking, u64), Side)> = None;
     let mut lessons = search::Lessons::new(board, false);
     let mut outcome = Outcome::OutOfTime;
     let mut most_packed: Vec<search::Waypoint> = Vec::new();
     let mut second: Option<Side> = None;
-    for (number, mut p) in (1..).zip(phases_for(packing, options)) {
+    for (number, mut p) in (1..).zip(phases) {
         if let Some(only) = options.only_phase {
             if number != only {
                 continue;

@@ -457,7 +457,10 @@ impl<'a> Side<'a> {
             Direction::Forward => (&board.dead_fwd[..], &board.dead_fwd_sides[..]),
             Direction::Backward => (&board.dead_bwd[..], &board.dead_bwd_sides[..]),
         };
-        let table = Table::with_budget(nboxes + 1, memory_bytes);
+        // The cost rows come out of the side's memory, so the budget holds what it says.
+        let rows = if board.n * nboxes <= COST_ROWS_LIMIT { board.n * nboxes } else { 0 };
+        let rows_bytes = rows * std::mem::size_of::<i32>();
+        let table = Table::with_budget(nboxes + 1, memory_bytes.saturating_sub(rows_bytes));
         let open = match priority {
             Priority::Features => Open::Features(FeatureQueue::new()),
             Priority::Alternation => Open::Alternation(Alternation::new()),
@@ -471,8 +474,8 @@ impl<'a> Side<'a> {
         }
         let stats = Stats { capacity: table.capacity(), ..Stats::default() };
         let mut cost_rows = Vec::new();
-        if board.n * nboxes <= COST_ROWS_LIMIT {
-            cost_rows = vec![0; board.n * nboxes];
+        if rows > 0 {
+            cost_rows = vec![0; rows];
             for (j, column) in distances.chunks_exact(board.n).enumerate() {
                 for (c, &d) in column.iter().enumerate() {
                     cost_rows[c * nboxes + j] = matching_cost(d);
@@ -1236,6 +1239,20 @@ mod tests {
             }
             assert!(far > 0, "the level has cells from which some target cannot be reached");
         }
+    }
+
+    /// A side's table and its cost rows together stay within the memory it is given.
+    #[test]
+    fn cost_rows_are_paid_from_the_sides_memory() {
+        let Fixture { board, zobrist, packing } = Fixture::of(MICROBAN_126);
+        let nodes = 1000;
+        let node_bytes = Table::bytes_per_node(board.start_boxes.len() + 1);
+        let rows_bytes = board.n * board.start_boxes.len() * std::mem::size_of::<i32>();
+        let memory = rows_bytes + nodes * node_bytes;
+        let ranking = (Priority::Greedy, 0);
+        let side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, Switches::default(), memory);
+        assert_eq!(side.cost_rows.len() * std::mem::size_of::<i32>(), rows_bytes);
+        assert_eq!(side.table.capacity(), nodes);
     }
 
     /// Expand the start position once; returns the box layouts stored.

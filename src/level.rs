@@ -1,8 +1,9 @@
 //! The text format in: XSB / Kattis map rows, validated with messages a person can act on.
 //!
 //! `#` wall, ` ` `-` `_` floor, `.` goal, `$` box, `*` box on goal, `@` player, `+` player
-//! on goal. Rows may be ragged and end in CRLF; blank lines around the map are ignored.
-//! Cells outside the given rows are walls.
+//! on goal. Rows may be ragged and end in CRLF; blank lines around the map are ignored,
+//! and so are title and comment lines (see `text_start`) before and after it. Cells
+//! outside the given rows are walls.
 
 use std::fmt;
 
@@ -51,6 +52,14 @@ impl fmt::Display for ParseError {
     }
 }
 
+/// Where a title or comment line starts (1-based column): its first character that is
+/// not a blank is a letter or `;`, which no map row has. Level files (.xsb, .sok) put such
+/// lines (`Title: ...`, `; 12`, `Author: ...`) before or after the map.
+fn text_start(line: &str) -> Option<usize> {
+    let (column, first) = line.chars().enumerate().find(|&(_, c)| c != ' ' && c != '\t')?;
+    (first.is_alphabetic() || first == ';').then_some(column + 1)
+}
+
 impl Level {
     pub fn parse(text: &str) -> Result<Level, ParseError> {
         if text.len() > MAX_INPUT_BYTES {
@@ -60,7 +69,8 @@ impl Level {
                 MAX_INPUT_BYTES
             )));
         }
-        // Keep the input's own line numbers for messages, drop blank lines around the map.
+        // Keep the input's own line numbers for messages; drop blank and text lines around
+        // the map.
         let lines: Vec<(usize, &str)> = text
             .split('\n')
             .map(|l| l.strip_suffix('\r').unwrap_or(l))
@@ -68,13 +78,23 @@ impl Level {
             .map(|(i, l)| (i + 1, l))
             .collect();
         let is_blank = |l: &str| l.trim().is_empty();
-        let first = lines.iter().position(|(_, l)| !is_blank(l));
-        let first = match first {
+        let is_row = |l: &str| !is_blank(l) && text_start(l).is_none();
+        let first = match lines.iter().position(|(_, l)| is_row(l)) {
             Some(f) => f,
-            None => return Err(ParseError::whole("empty input: no map given".into())),
+            None if lines.iter().all(|(_, l)| is_blank(l)) => {
+                return Err(ParseError::whole("empty input: no map given".into()))
+            }
+            None => return Err(ParseError::whole("no map given, only text (titles or comments)".into())),
         };
-        let last = lines.iter().rposition(|(_, l)| !is_blank(l)).unwrap_or(first);
+        let last = lines.iter().rposition(|(_, l)| is_row(l)).unwrap_or(first);
         let rows = &lines[first..=last];
+        if let Some((line_no, column)) = rows.iter().find_map(|&(n, l)| text_start(l).map(|c| (n, c))) {
+            return Err(ParseError::at(
+                line_no,
+                column,
+                "a text line inside the map; titles and comments go before or after it (one map per input)".into(),
+            ));
+        }
 
         let height = rows.len();
         let width = rows.iter().map(|(_, l)| l.chars().count()).max().unwrap_or(0);
@@ -178,6 +198,31 @@ mod tests {
         assert_eq!((l.width, l.height), (5, 3));
         // Cells past a short row are walls.
         assert!(l.walls[2 * 5 + 4]);
+    }
+
+    /// A one-level .xsb or .sok file: titles and comments before and after the map.
+    #[test]
+    fn titles_and_comments_around_the_map_are_skipped() {
+        let bare = Level::parse(SAMPLE).unwrap();
+        let before = format!("; 1\nTitle: A sample\n  Author: someone\n\n{}", SAMPLE);
+        let after = format!("{}\nTitle: A sample\n;comment\nÉlan\n", SAMPLE);
+        for text in [before, after] {
+            let l = Level::parse(&text).unwrap();
+            assert_eq!((l.width, l.height, l.player), (bare.width, bare.height, bare.player));
+            assert_eq!((&l.walls, &l.goals, &l.boxes), (&bare.walls, &bare.goals, &bare.boxes));
+        }
+    }
+
+    #[test]
+    fn text_inside_the_map_or_only_text_is_rejected() {
+        let two_maps = "Title: one\n#####\n#@$.#\n#####\nTitle: two\n#####\n#@$.#\n#####\n";
+        let e = Level::parse(two_maps).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(5), Some(1)));
+        assert!(e.message.contains("one map per input"), "{}", e);
+        let e = Level::parse("#####\n#@$.#\n  ; here\n#####\n").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(3), Some(3)));
+        let e = Level::parse("Title: nothing\n; else\n").unwrap_err();
+        assert!(e.to_string().contains("only text"), "{}", e);
     }
 
     #[test]

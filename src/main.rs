@@ -46,7 +46,8 @@ USAGE:
     sokoban bench [--nodes N]      print the deterministic node-count signature
 
 The map uses '#' wall, ' ' floor, '.' goal, '$' box, '*' box on goal, '@' player,
-'+' player on goal. The answer is one line of moves (U, D, L, R) and a newline.
+'+' player on goal; title and comment lines before or after it (a letter or ';'
+first) are skipped. The answer is one line of moves (U, D, L, R) and a newline.
 
 OPTIONS:
     -t, --time-limit SECONDS   give up after this long (default 10)

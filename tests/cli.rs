@@ -196,6 +196,14 @@ fn push_flags(map: &str, moves: &str) -> Vec<bool> {
     flags
 }
 
+/// The map rows of an input: the contract lets title and comment lines (the first
+/// character that is not a blank a letter or `;`) stand before and after the map, and the
+/// simulator reads map rows only.
+fn map_rows(text: &str) -> String {
+    let is_text = |l: &&str| l.trim_start_matches([' ', '\t']).starts_with(|c: char| c.is_alphabetic() || c == ';');
+    text.split_inclusive('\n').filter(|l| !is_text(l)).collect()
+}
+
 /// Check a run that should have solved `map`: exit 0, exactly one line of
 /// moves, nothing else on stdout, and a replay that ends with every box on a
 /// goal. With `lurd`, the case of every letter must say whether it pushes.
@@ -227,7 +235,7 @@ fn verify(map: &str, o: &Outcome, lurd: bool) -> Result<sim::Replay, String> {
         ));
     }
     let rep =
-        sim::replay(map, moves).map_err(|e| format!("answer does not replay: {e}; {}", o.describe()))?;
+        sim::replay(&map_rows(map), moves).map_err(|e| format!("answer does not replay: {e}; {}", o.describe()))?;
     if rep.moves != moves.len() {
         return Err(format!(
             "simulator counted {} moves, answer has {}",
@@ -244,7 +252,7 @@ fn verify(map: &str, o: &Outcome, lurd: bool) -> Result<sim::Replay, String> {
                 o.describe()
             ));
         }
-        let flags = push_flags(map, moves);
+        let flags = push_flags(&map_rows(map), moves);
         for (i, (ch, push)) in moves.chars().zip(flags).enumerate() {
             if ch.is_ascii_uppercase() != push {
                 return Err(format!(
@@ -636,6 +644,10 @@ fn variants(base: &str) -> Vec<(&'static str, String)> {
     ));
     v.push(("no final newline", rows.join("\n")));
     v.push((
+        "a level file's title and comments around it",
+        format!("; 1\nTitle: a sample\nAuthor: someone\n\n{base}\nComment: after the map\n"),
+    ));
+    v.push((
         "trailing spaces",
         join(rows.iter().map(|r| format!("{r}    ")).collect(), "\n"),
     ));
@@ -928,6 +940,13 @@ fn invalid_inputs() -> Vec<Bad> {
             &[&["utf-8", "utf8", "byte", "character"]],
             None,
         ),
+        bad(
+            "a second map after a title",
+            "Title: one\n#####\n#@$.#\n#####\nTitle: two\n#####\n#@$.#\n#####\n",
+            &[&["one map"], &["text"]],
+            Some((5, 1)),
+        ),
+        bad("only a title and a comment", "Title: x\n; no map here\n", &[&["no map"]], None),
         bad(
             "a second map after a blank line",
             "#####\n#@$.#\n#####\n\n#####\n#@$.#\n#####\n",
@@ -1293,7 +1312,7 @@ fn random_inputs_never_crash_and_answers_replay() {
                 let Ok(map) = std::str::from_utf8(&case.input) else {
                     return Err(ctx(format!("non-UTF-8 input was accepted: {}", o.describe())));
                 };
-                match sim::parse_map(map) {
+                match sim::parse_map(&map_rows(map)) {
                     // No boxes at all: the only correct answer is the empty line.
                     Err(e) if e.contains("no boxes") => {
                         if o.stdout != "\n" {

@@ -13,7 +13,6 @@
 use std::borrow::Cow;
 
 use crate::board::{Board, Cell, FAR, NONE};
-use crate::bridge::Bridge;
 use crate::bound::{Matching, IMPOSSIBLE};
 use crate::budget::Budget;
 use crate::corral::{Corral, Corrals};

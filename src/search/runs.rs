@@ -3,6 +3,7 @@
 //! and what a run hands on to the next (its most packed nodes, the lessons learned).
 
 use super::*;
+use crate::bridge::Bridge;
 
 /// Join a forward path to node `f` with a backward path from node `b` (same state).
 fn join(forward: &Table, f: u32, backward: &Table, b: u32) -> Vec<Push> {

@@ -142,8 +142,7 @@ impl Board {
         }
         let is_goal: Vec<bool> = grid_of.iter().map(|&g| level.goals[g]).collect();
         let goals: Vec<Cell> = (0..n).filter(|&c| is_goal[c]).map(|c| c as Cell).collect();
-        let start_boxes: Vec<Cell> =
-            (0..n).filter(|&c| level.boxes[grid_of[c]]).map(|c| c as Cell).collect();
+        let start_boxes: Vec<Cell> = (0..n).filter(|&c| level.boxes[grid_of[c]]).map(|c| c as Cell).collect();
 
         let mut board = Board {
             width: w,
@@ -189,13 +188,10 @@ impl Board {
                 goal_sets = reachable_sets(&to_goal_sides, m);
             }
         }
-        board.dead_fwd = (0..n)
-            .map(|c| (0..board.goals.len()).all(|g| board.to_goal[g * n + c] == FAR))
-            .collect();
+        board.dead_fwd = (0..n).map(|c| (0..board.goals.len()).all(|g| board.to_goal[g * n + c] == FAR)).collect();
         if backward {
-            board.dead_bwd = (0..n)
-                .map(|c| (0..board.start_boxes.len()).all(|s| board.from_start[s * n + c] == FAR))
-                .collect();
+            board.dead_bwd =
+                (0..n).map(|c| (0..board.start_boxes.len()).all(|s| board.from_start[s * n + c] == FAR)).collect();
         }
         if board.links.is_empty() {
             // No sides known: a cell is dead from every side or from none.
@@ -516,7 +512,6 @@ fn reachable_sets(sides: &[u16], m: usize) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
 
     #[test]
     fn doorways_split_the_floor_into_parts_of_three_cells_or_more() {

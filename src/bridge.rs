@@ -151,12 +151,7 @@ mod tests {
 
     /// A backward side holding one node: the box two pushes right of its start, the
     /// player in the start's area, recorded as the closest node with bound `h`.
-    fn backward_near_start<'a>(
-        board: &'a Board,
-        zobrist: &'a Zobrist,
-        packing: &'a Packing,
-        h: i32,
-    ) -> Side<'a> {
+    fn backward_near_start<'a>(board: &'a Board, zobrist: &'a Zobrist, packing: &'a Packing, h: i32) -> Side<'a> {
         let (ranking, switches) = ((Priority::Greedy, 0), Switches::default());
         let mut bwd = Side::new(board, zobrist, packing, Direction::Backward, ranking, switches, 1 << 20);
         let node = bwd.add_root(&[board.cell_at(5, 2)], board.start_player).unwrap();

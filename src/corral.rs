@@ -100,8 +100,7 @@ impl Corrals {
         let mut best_pushes = usize::MAX;
         for k in 1..=count {
             barrier_of(board, &self.label, boxes, k, &mut self.barrier);
-            let needs_work =
-                self.goal_in[k as usize] || self.barrier.iter().any(|&b| !board.is_goal[b as usize]);
+            let needs_work = self.goal_in[k as usize] || self.barrier.iter().any(|&b| !board.is_goal[b as usize]);
             if !needs_work {
                 continue;
             }

@@ -83,14 +83,7 @@ impl CorralDeadlocks {
         (1..=corrals.count()).any(|k| self.corral_dead(board, corrals, boxes, player, k))
     }
 
-    fn corral_dead(
-        &mut self,
-        board: &Board,
-        corrals: &Corrals,
-        boxes: &[Cell],
-        player: Cell,
-        k: u32,
-    ) -> bool {
+    fn corral_dead(&mut self, board: &Board, corrals: &Corrals, boxes: &[Cell], player: Cell, k: u32) -> bool {
         corrals.barrier_of(board, boxes, k, &mut self.barrier);
         if self.barrier.len() > MAX_BARRIER {
             return false;
@@ -217,7 +210,6 @@ impl CorralDeadlocks {
         mark(&mut self.occupied, &self.barrier, true);
         dead
     }
-
 }
 
 /// Put `boxes` on the board of `occupied`, or take them off.
@@ -301,4 +293,3 @@ mod tests {
         assert!(proven >= 10, "only {} dead corrals found", proven);
     }
 }
-

@@ -264,8 +264,8 @@ impl Assignment {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{solvable, Rooms};
     use crate::deadlock::Frozen;
+    use crate::testing::{solvable, Rooms};
 
     fn dead(board: &Board) -> bool {
         let mut occupied = vec![false; board.n];

@@ -71,12 +71,8 @@ impl Level {
         }
         // Keep the input's own line numbers for messages; drop blank and text lines around
         // the map.
-        let lines: Vec<(usize, &str)> = text
-            .split('\n')
-            .map(|l| l.strip_suffix('\r').unwrap_or(l))
-            .enumerate()
-            .map(|(i, l)| (i + 1, l))
-            .collect();
+        let lines: Vec<(usize, &str)> =
+            text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).enumerate().map(|(i, l)| (i + 1, l)).collect();
         let is_blank = |l: &str| l.trim().is_empty();
         let is_row = |l: &str| !is_blank(l) && text_start(l).is_none();
         let first = match lines.iter().position(|(_, l)| is_row(l)) {
@@ -99,10 +95,7 @@ impl Level {
         let height = rows.len();
         let width = rows.iter().map(|(_, l)| l.chars().count()).max().unwrap_or(0);
         if height > MAX_SIDE {
-            return Err(ParseError::whole(format!(
-                "map has {} rows; the limit is {} rows",
-                height, MAX_SIDE
-            )));
+            return Err(ParseError::whole(format!("map has {} rows; the limit is {} rows", height, MAX_SIDE)));
         }
         if width > MAX_SIDE {
             let (line, _) = rows.iter().find(|(_, l)| l.chars().count() > MAX_SIDE).copied().unwrap_or((0, ""));
@@ -133,10 +126,7 @@ impl Level {
                         return Err(ParseError::at(
                             *line_no,
                             x + 1,
-                            format!(
-                                "unexpected character {:?}; a map uses only '#', ' ', '.', '$', '*', '@', '+'",
-                                ch
-                            ),
+                            format!("unexpected character {:?}; a map uses only '#', ' ', '.', '$', '*', '@', '+'", ch),
                         ))
                     }
                 };
@@ -168,10 +158,7 @@ impl Level {
             )));
         }
         if nboxes > MAX_BOXES {
-            return Err(ParseError::whole(format!(
-                "the map has {} boxes; the limit is {} boxes",
-                nboxes, MAX_BOXES
-            )));
+            return Err(ParseError::whole(format!("the map has {} boxes; the limit is {} boxes", nboxes, MAX_BOXES)));
         }
         Ok(Level { width, height, walls, goals, boxes, player })
     }

@@ -76,9 +76,7 @@ impl Packing {
         let strict = order
             .iter()
             .enumerate()
-            .map(|(i, o)| {
-                o.len() >= 2 && !board.start_boxes.iter().any(|&b| room[b as usize] == (i + 1) as u16)
-            })
+            .map(|(i, o)| o.len() >= 2 && !board.start_boxes.iter().any(|&b| room[b as usize] == (i + 1) as u16))
             .collect();
         Packing { room, order, strict, hotspots: Hotspots::analyse(board) }
     }
@@ -497,7 +495,6 @@ impl BoxPath {
 mod tests {
     use super::*;
 
-
     #[test]
     fn a_dead_end_room_fills_from_the_back() {
         // Three goals in a corridor closed on the right: the far one first.
@@ -564,9 +561,7 @@ mod tests {
         let b = Board::from_text("#######\n#    .#\n#@$   #\n#     #\n#######\n");
         let occ = vec![false; b.n];
         let mut bp = BoxPath::new(b.n);
-        let path = bp
-            .push_path(&b, &occ, b.cell_at(2, 2), b.cell_at(1, 2), b.cell_at(5, 1), |_| true)
-            .unwrap();
+        let path = bp.push_path(&b, &occ, b.cell_at(2, 2), b.cell_at(1, 2), b.cell_at(5, 1), |_| true).unwrap();
         assert_eq!(path.len(), 4);
         assert_eq!(path.last().unwrap().to, b.cell_at(5, 1));
         // Consecutive pushes chain.

@@ -28,8 +28,8 @@ use crate::table::{Probe, Push, Table, Via, NO_PARENT};
 mod movegen;
 mod runs;
 
-pub use runs::{backward_side, run, second_backward_side, Backward, Lessons, Waypoint};
 use runs::WAYPOINTS;
+pub use runs::{backward_side, run, second_backward_side, Backward, Lessons, Waypoint};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
@@ -226,7 +226,11 @@ pub(crate) enum Step {
     Full,
     /// `own` met `other`, a node of the opposite side's table or, if `second`, of its
     /// second table (see `Opposite`).
-    Met { own: u32, other: u32, second: bool },
+    Met {
+        own: u32,
+        other: u32,
+        second: bool,
+    },
 }
 
 /// The tables a side's children are looked up in: the opposite side's, and for a forward
@@ -714,8 +718,7 @@ impl<'a> Side<'a> {
     /// own features.
     fn cell_of_child(&mut self, c: &Child, packed: u16) -> Features {
         let own = self.child_features(c, packed);
-        let improves =
-            own.packed > c.packed || own.areas < self.areas.count() || own.doorways < self.parent_doorways;
+        let improves = own.packed > c.packed || own.areas < self.areas.count() || own.doorways < self.parent_doorways;
         let backward = self.direction == Direction::Backward;
         if self.switches.parent_cells && backward && self.open.wants_features() && !improves {
             Features { packed: c.packed, areas: self.areas.count(), doorways: self.parent_doorways }
@@ -815,9 +818,7 @@ impl<'a> Side<'a> {
             for x in 0..self.board.n as Cell {
                 if self.reach.reached(x) {
                     seen[x as usize] = true;
-                    touches_box |= self.board.nbr[x as usize]
-                        .iter()
-                        .any(|&t| t != NONE && self.occupied[t as usize]);
+                    touches_box |= self.board.nbr[x as usize].iter().any(|&t| t != NONE && self.occupied[t as usize]);
                 }
             }
             if touches_box {
@@ -1135,7 +1136,7 @@ mod tests {
         let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
         side.add_root(&board.start_boxes, board.start_player).unwrap();
         assert_eq!(side.root_rank, 1); // the root's bound: one push
-        // With a root rank of 31 the bands are two ranks wide.
+                                       // With a root rank of 31 the bands are two ranks wide.
         side.root_rank = 31;
         let (near, far) = (side.cell_priority(1, 3, 1), side.cell_priority(2, 20, 1));
         assert!(near < far);
@@ -1150,8 +1151,7 @@ mod tests {
         let Fixture { board, zobrist, packing } = Fixture::of("#######\n#@    #\n# $$  #\n#     #\n#   ..#\n#######\n");
         let ranking = (Priority::Greedy, 0);
         // A made-up layout, set by hand: only `occupied` and the player's area matter.
-        let mut side =
-            Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, Switches::default(), 1 << 20);
+        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, Switches::default(), 1 << 20);
         let centre = board.cell_at(3, 2);
         // Boxes left, right and below the centre one: it can only go up, from below.
         for c in [centre, board.cell_at(2, 2), board.cell_at(4, 2), board.cell_at(3, 3)] {
@@ -1166,9 +1166,8 @@ mod tests {
     #[test]
     fn each_box_off_target_adds_the_weight_to_the_rank() {
         let Fixture { board, zobrist, packing } = Fixture::of("#######\n#@$ $.#\n#   . #\n#######\n");
-        let side = |ranking| {
-            Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, Switches::default(), 1 << 20)
-        };
+        let side =
+            |ranking| Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, Switches::default(), 1 << 20);
         let plain = side((Priority::Greedy, 0));
         assert_eq!(plain.priority_of(7, 3, 0), 7);
         let weighted = side((Priority::Greedy, 3));
@@ -1181,7 +1180,8 @@ mod tests {
     }
 
     /// Microban 126: seven boxes in a row below seven goals, a few hundred expansions.
-    const MICROBAN_126: &str = " ###########\n##.......  #\n# $$$$$$$@ #\n#   # # # ##\n# # #     #\n#   #######\n#####\n";
+    const MICROBAN_126: &str =
+        " ###########\n##.......  #\n# $$$$$$$@ #\n#   # # # ##\n# # #     #\n#   #######\n#####\n";
 
     /// A backward side carried from one run into the next goes on where it stopped: it
     /// holds the same nodes, in the same order, as one backward search of the runs'

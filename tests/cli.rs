@@ -158,10 +158,7 @@ fn run_str(args: &[&str], input: &str, limit: Duration) -> Outcome {
 /// Which steps of `moves` push a box, by a plain walk over the map text
 /// (legality is the simulator's business; this only classifies steps).
 fn push_flags(map: &str, moves: &str) -> Vec<bool> {
-    let grid: Vec<Vec<char>> = map
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l).chars().collect())
-        .collect();
+    let grid: Vec<Vec<char>> = map.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).chars().collect()).collect();
     let mut boxes = std::collections::HashSet::new();
     let mut player = (0i64, 0i64);
     for (r, row) in grid.iter().enumerate() {
@@ -223,25 +220,14 @@ fn verify(map: &str, o: &Outcome, lurd: bool) -> Result<sim::Replay, String> {
     if moves.contains('\n') || moves.contains('\r') {
         return Err(format!("stdout is not exactly one line: {}", o.describe()));
     }
-    let allowed: &[char] = if lurd {
-        &['U', 'D', 'L', 'R', 'u', 'd', 'l', 'r']
-    } else {
-        &['U', 'D', 'L', 'R']
-    };
+    let allowed: &[char] = if lurd { &['U', 'D', 'L', 'R', 'u', 'd', 'l', 'r'] } else { &['U', 'D', 'L', 'R'] };
     if let Some(bad) = moves.chars().find(|c| !allowed.contains(c)) {
-        return Err(format!(
-            "unexpected character {bad:?} in the answer: {}",
-            o.describe()
-        ));
+        return Err(format!("unexpected character {bad:?} in the answer: {}", o.describe()));
     }
     let rep =
         sim::replay(&map_rows(map), moves).map_err(|e| format!("answer does not replay: {e}; {}", o.describe()))?;
     if rep.moves != moves.len() {
-        return Err(format!(
-            "simulator counted {} moves, answer has {}",
-            rep.moves,
-            moves.len()
-        ));
+        return Err(format!("simulator counted {} moves, answer has {}", rep.moves, moves.len()));
     }
     if lurd {
         let upper = moves.chars().filter(|c| c.is_ascii_uppercase()).count();
@@ -269,10 +255,7 @@ fn verify(map: &str, o: &Outcome, lurd: bool) -> Result<sim::Replay, String> {
 /// Check a run that must report "no solution exists".
 fn verify_unsolvable(o: &Outcome) -> Result<(), String> {
     if o.code != Some(1) || !o.stdout.is_empty() || !o.stderr.contains("no solution exists") || o.panicked() {
-        return Err(format!(
-            "expected exit 1, empty stdout and `no solution exists`: {}",
-            o.describe()
-        ));
+        return Err(format!("expected exit 1, empty stdout and `no solution exists`: {}", o.describe()));
     }
     Ok(())
 }
@@ -312,10 +295,7 @@ fn read_map(path: &Path) -> String {
 }
 
 fn name_of(path: &Path) -> String {
-    path.file_name()
-        .expect("file name")
-        .to_string_lossy()
-        .into_owned()
+    path.file_name().expect("file name").to_string_lossy().into_owned()
 }
 
 /// Run `job` over `items` on WORKERS threads; collect the error messages.
@@ -341,12 +321,7 @@ fn par_check<T: Sync>(items: &[T], job: impl Fn(&T) -> Result<(), String> + Sync
 }
 
 fn assert_no_errors(what: &str, errors: &[String]) {
-    assert!(
-        errors.is_empty(),
-        "{what}: {} failure(s):\n{}",
-        errors.len(),
-        errors.join("\n")
-    );
+    assert!(errors.is_empty(), "{what}: {} failure(s):\n{}", errors.len(), errors.join("\n"));
 }
 
 const QUICK: Duration = Duration::from_secs(20);
@@ -368,27 +343,18 @@ fn checkers_reject_wrong_answers() {
     };
     assert!(verify(LINE, &fake(0, "R\n", ""), false).is_ok());
     assert!(verify(LINE, &fake(0, "R\n", ""), true).is_ok());
-    assert!(
-        verify(LINE, &fake(0, "r\n", ""), true).is_err(),
-        "a push in lowercase"
-    );
+    assert!(verify(LINE, &fake(0, "r\n", ""), true).is_err(), "a push in lowercase");
     assert!(verify(LINE, &fake(0, "R", ""), false).is_err(), "no newline");
     assert!(verify(LINE, &fake(0, "R\r\n", ""), false).is_err(), "CRLF");
     assert!(verify(LINE, &fake(0, "R\n\n", ""), false).is_err(), "two lines");
     assert!(verify(LINE, &fake(0, "L\n", ""), false).is_err(), "illegal move");
     assert!(verify(LINE, &fake(0, "\n", ""), false).is_err(), "unsolved");
-    assert!(
-        verify(LINE, &fake(1, "R\n", ""), false).is_err(),
-        "wrong exit code"
-    );
+    assert!(verify(LINE, &fake(1, "R\n", ""), false).is_err(), "wrong exit code");
     let room = "#######\n#     #\n# @$ .#\n#     #\n#######\n";
     assert!(verify(room, &fake(0, "uldrRR\n", ""), true).is_ok());
     // Right number of capitals, wrong places.
     assert!(verify(room, &fake(0, "UldrrR\n", ""), true).is_err());
-    assert!(
-        verify(room, &fake(0, "uldrRR\n", ""), false).is_err(),
-        "lowercase without --lurd"
-    );
+    assert!(verify(room, &fake(0, "uldrRR\n", ""), false).is_err(), "lowercase without --lurd");
     assert!(verify_unsolvable(&fake(1, "", "sokoban: no solution exists\n")).is_ok());
     assert!(verify_unsolvable(&fake(1, "", "sokoban: no solution found within 1 s\n")).is_err());
     assert!(verify_rejected(&fake(2, "", "bad map\n")).is_ok());
@@ -430,17 +396,12 @@ fn kth_samples_are_solved_in_every_mode() {
         &["--lurd", "--search", "forward", "--priority", "astar"],
     ];
     let maps = maps_in("kth-samples");
-    let jobs: Vec<(PathBuf, &[&str])> = maps
-        .iter()
-        .flat_map(|m| modes.iter().map(move |a| (m.clone(), *a)))
-        .collect();
+    let jobs: Vec<(PathBuf, &[&str])> = maps.iter().flat_map(|m| modes.iter().map(move |a| (m.clone(), *a))).collect();
     let errors = par_check(&jobs, |(path, args)| {
         let map = read_map(path);
         let o = run_str(args, &map, QUICK);
         let lurd = args.contains(&"--lurd");
-        verify(&map, &o, lurd)
-            .map(|_| ())
-            .map_err(|e| format!("{} {:?}: {e}", name_of(path), args))
+        verify(&map, &o, lurd).map(|_| ()).map_err(|e| format!("{} {:?}: {e}", name_of(path), args))
     });
     assert_no_errors("kth-samples", &errors);
 }
@@ -456,11 +417,7 @@ fn lurd_marks_walks_lowercase_and_pushes_uppercase() {
         let lurd = run_str(&["--lurd"], &map, QUICK);
         let p = verify(&map, &plain, false).unwrap_or_else(|e| panic!("{}: {e}", name_of(&path)));
         let l = verify(&map, &lurd, true).unwrap_or_else(|e| panic!("{}: {e}", name_of(&path)));
-        assert!(
-            p.pushes > 0 && l.pushes > 0,
-            "{}: a sample needs pushes",
-            name_of(&path)
-        );
+        assert!(p.pushes > 0 && l.pushes > 0, "{}: a sample needs pushes", name_of(&path));
         assert!(
             lurd.stdout.chars().any(|c| c.is_ascii_lowercase()) || l.moves == l.pushes,
             "{}: --lurd printed no walks although the answer has {} walking steps",
@@ -477,11 +434,7 @@ fn stats_go_to_stderr_and_do_not_disturb_the_answer() {
         let map = read_map(&path);
         let o = run_str(&["--stats"], &map, QUICK);
         verify(&map, &o, false).unwrap_or_else(|e| panic!("{} --stats: {e}", name_of(&path)));
-        assert!(
-            !o.stderr.trim().is_empty(),
-            "--stats printed nothing on stderr: {}",
-            o.describe()
-        );
+        assert!(!o.stderr.trim().is_empty(), "--stats printed nothing on stderr: {}", o.describe());
     }
 }
 
@@ -578,27 +531,13 @@ fn a_node_budget_gives_the_same_search_on_every_run() {
 fn selected_microban_and_kth100_levels_are_solved() {
     let _g = shared();
     let mut picked: Vec<PathBuf> = Vec::new();
-    picked.extend(
-        maps_in("microban155")
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| i % 8 == 3)
-            .map(|(_, p)| p),
-    );
-    picked.extend(
-        maps_in("kth100")
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| i % 10 == 0)
-            .map(|(_, p)| p),
-    );
+    picked.extend(maps_in("microban155").into_iter().enumerate().filter(|(i, _)| i % 8 == 3).map(|(_, p)| p));
+    picked.extend(maps_in("kth100").into_iter().enumerate().filter(|(i, _)| i % 10 == 0).map(|(_, p)| p));
     assert!(picked.len() >= 25, "expected ~29 maps, found {}", picked.len());
     let errors = par_check(&picked, |path| {
         let map = read_map(path);
         let o = run_str(&["--time-limit", "10"], &map, Duration::from_secs(12));
-        verify(&map, &o, false)
-            .map(|_| ())
-            .map_err(|e| format!("{}: {e}", name_of(path)))
+        verify(&map, &o, false).map(|_| ()).map_err(|e| format!("{}: {e}", name_of(path)))
     });
     assert_no_errors("microban/kth100 selection", &errors);
 }
@@ -616,9 +555,7 @@ fn goal_room_and_tunnel_levels_are_solved() {
     let errors = par_check(&picked, |path| {
         let map = read_map(path);
         let o = run_str(&["--time-limit", "10"], &map, Duration::from_secs(12));
-        verify(&map, &o, false)
-            .map(|_| ())
-            .map_err(|e| format!("{}: {e}", name_of(path)))
+        verify(&map, &o, false).map(|_| ()).map_err(|e| format!("{}: {e}", name_of(path)))
     });
     assert_no_errors("goal rooms and tunnels", &errors);
 }
@@ -634,43 +571,22 @@ fn variants(base: &str) -> Vec<(&'static str, String)> {
     v.push(("as given", base.to_string()));
     v.push(("CRLF", join(rows.iter().map(|r| r.to_string()).collect(), "\r\n")));
     v.push(("blank lines before and after", format!("\n\n{base}\n\n\n")));
-    v.push((
-        "whitespace-only lines before and after",
-        format!("   \n\n{base}  \n \n"),
-    ));
-    v.push((
-        "CRLF blank lines around",
-        format!("\r\n\r\n{}\r\n\r\n", rows.join("\r\n")),
-    ));
+    v.push(("whitespace-only lines before and after", format!("   \n\n{base}  \n \n")));
+    v.push(("CRLF blank lines around", format!("\r\n\r\n{}\r\n\r\n", rows.join("\r\n"))));
     v.push(("no final newline", rows.join("\n")));
     v.push((
         "a level file's title and comments around it",
         format!("; 1\nTitle: a sample\nAuthor: someone\n\n{base}\nComment: after the map\n"),
     ));
-    v.push((
-        "trailing spaces",
-        join(rows.iter().map(|r| format!("{r}    ")).collect(), "\n"),
-    ));
-    v.push((
-        "floor outside the walls",
-        join(rows.iter().map(|r| format!("      {r}     ")).collect(), "\n"),
-    ));
+    v.push(("trailing spaces", join(rows.iter().map(|r| format!("{r}    ")).collect(), "\n")));
+    v.push(("floor outside the walls", join(rows.iter().map(|r| format!("      {r}     ")).collect(), "\n")));
     // Rows padded to different lengths, some shorter than their neighbours.
     v.push((
         "ragged rows",
-        join(
-            rows.iter()
-                .enumerate()
-                .map(|(i, r)| format!("{r}{}", " ".repeat((i * 7) % 5)))
-                .collect(),
-            "\n",
-        ),
+        join(rows.iter().enumerate().map(|(i, r)| format!("{r}{}", " ".repeat((i * 7) % 5))).collect(), "\n"),
     ));
     // Rows cut right after their last non-floor character (maximally ragged).
-    v.push((
-        "rows trimmed",
-        join(rows.iter().map(|r| r.trim_end().to_string()).collect(), "\n"),
-    ));
+    v.push(("rows trimmed", join(rows.iter().map(|r| r.trim_end().to_string()).collect(), "\n")));
     v.push((
         "everything at once",
         format!(
@@ -700,9 +616,7 @@ fn layout_variants_are_solved_and_replay() {
     }
     let errors = par_check(&jobs, |(what, text)| {
         let o = run_str(&[], text, QUICK);
-        verify(text, &o, false)
-            .map(|_| ())
-            .map_err(|e| format!("{what}: {e}"))
+        verify(text, &o, false).map(|_| ()).map_err(|e| format!("{what}: {e}"))
     });
     assert_no_errors("layout variants", &errors);
 }
@@ -727,11 +641,7 @@ fn a_floor_region_outside_the_walls_with_no_boxes_is_harmless() {
 #[test]
 fn already_solved_maps_print_an_empty_line() {
     let _g = shared();
-    let solved = [
-        "#####\n#@*#\n#####\n",
-        "######\n#@** #\n#  * #\n######\n",
-        "\n\n  ####\r\n  #@*#\r\n  ####\r\n\n",
-    ];
+    let solved = ["#####\n#@*#\n#####\n", "######\n#@** #\n#  * #\n######\n", "\n\n  ####\r\n  #@*#\r\n  ####\r\n\n"];
     for map in solved {
         for args in [&[][..], &["--lurd"][..], &["--search", "backward"][..]] {
             let o = run_str(args, map, QUICK);
@@ -764,38 +674,15 @@ fn unsolvable_maps_report_no_solution_exists() {
     let _g = shared();
     let cases: &[(&str, &str)] = &[
         ("box in a corner off goal", "#####\n#$  #\n#@ .#\n#####\n"),
-        (
-            "box against a wall with no goal on it",
-            "#######\n# $   #\n#     #\n#@   .#\n#######\n",
-        ),
-        (
-            "two boxes frozen side by side against a wall",
-            "########\n# $$   #\n#      #\n#@  .. #\n########\n",
-        ),
+        ("box against a wall with no goal on it", "#######\n# $   #\n#     #\n#@   .#\n#######\n"),
+        ("two boxes frozen side by side against a wall", "########\n# $$   #\n#      #\n#@  .. #\n########\n"),
         ("box and goal separated by a wall", "#######\n#@$#. #\n#######\n"),
-        (
-            "goal in a sealed room",
-            "#######\n#@ $  #\n#######\n#  .  #\n#######\n",
-        ),
-        (
-            "box outside the player's reach",
-            "#########\n#@ . #$ #\n#########\n",
-        ),
-        (
-            "box in a sealed room",
-            "########\n#@  .  #\n########\n#  $   #\n########\n",
-        ),
-        (
-            "box wedged in a dead-end corridor",
-            "#########\n#@  .  ##\n#####$###\n    # #\n    ###\n",
-        ),
+        ("goal in a sealed room", "#######\n#@ $  #\n#######\n#  .  #\n#######\n"),
+        ("box outside the player's reach", "#########\n#@ . #$ #\n#########\n"),
+        ("box in a sealed room", "########\n#@  .  #\n########\n#  $   #\n########\n"),
+        ("box wedged in a dead-end corridor", "#########\n#@  .  ##\n#####$###\n    # #\n    ###\n"),
     ];
-    let modes: &[&[&str]] = &[
-        &[],
-        &["--search", "forward"],
-        &["--search", "backward"],
-        &["--priority", "astar"],
-    ];
+    let modes: &[&[&str]] = &[&[], &["--search", "forward"], &["--search", "backward"], &["--priority", "astar"]];
     let mut failures = Vec::new();
     for (what, map) in cases {
         // The cases must really be unsolvable maps of the accepted kind.
@@ -831,103 +718,33 @@ fn bad(
     words: &'static [&'static [&'static str]],
     at: Option<(usize, usize)>,
 ) -> Bad {
-    Bad {
-        what,
-        input: input.into(),
-        words,
-        at,
-    }
+    Bad { what, input: input.into(), words, at }
 }
 
 fn invalid_inputs() -> Vec<Bad> {
     let mut v = vec![
         bad("empty input", "", &[&["empty", "no map"]], None),
         bad("only newlines", "\n\n\n", &[&["empty", "no map"]], None),
-        bad(
-            "only blanks and CRLF",
-            "  \r\n \n\r\n",
-            &[&["empty", "no map"]],
-            None,
-        ),
+        bad("only blanks and CRLF", "  \r\n \n\r\n", &[&["empty", "no map"]], None),
         bad("no player", "#####\n# $.#\n#####\n", &[&["player"]], None),
-        bad(
-            "two players",
-            "######\n#@$.@#\n######\n",
-            &[&["player"]],
-            Some((2, 5)),
-        ),
-        bad(
-            "two players, one on a goal",
-            "######\n#+$ @#\n#  . #\n######\n",
-            &[&["player"]],
-            Some((2, 5)),
-        ),
-        bad(
-            "more boxes than goals",
-            "######\n#@$$.#\n######\n",
-            &[&["box"], &["goal"]],
-            None,
-        ),
-        bad(
-            "more goals than boxes",
-            "######\n#@$..#\n######\n",
-            &[&["box"], &["goal"]],
-            None,
-        ),
-        bad(
-            "goals but no boxes",
-            "#####\n#@ .#\n#####\n",
-            &[&["box"], &["goal"]],
-            None,
-        ),
-        bad(
-            "unknown character",
-            "#####\n#@$x.#\n#####\n",
-            &[&["character"]],
-            Some((2, 4)),
-        ),
+        bad("two players", "######\n#@$.@#\n######\n", &[&["player"]], Some((2, 5))),
+        bad("two players, one on a goal", "######\n#+$ @#\n#  . #\n######\n", &[&["player"]], Some((2, 5))),
+        bad("more boxes than goals", "######\n#@$$.#\n######\n", &[&["box"], &["goal"]], None),
+        bad("more goals than boxes", "######\n#@$..#\n######\n", &[&["box"], &["goal"]], None),
+        bad("goals but no boxes", "#####\n#@ .#\n#####\n", &[&["box"], &["goal"]], None),
+        bad("unknown character", "#####\n#@$x.#\n#####\n", &[&["character"]], Some((2, 4))),
         bad(
             "unknown character after blank lines and CRLF",
             "\r\n\n#####\r\n#@$.#\r\n##?##\r\n",
             &[&["character"]],
             Some((5, 3)),
         ),
-        bad(
-            "digit in the map",
-            "#####\n#@$.#\n#####\n1\n",
-            &[&["character"]],
-            Some((4, 1)),
-        ),
-        bad(
-            "tab",
-            "#####\n#@\t$.#\n#####\n",
-            &[&["character", "tab"]],
-            Some((2, 3)),
-        ),
-        bad(
-            "NUL byte",
-            b"#####\n#@$.#\n##\0##\n".to_vec(),
-            &[&["character", "nul"]],
-            Some((3, 3)),
-        ),
-        bad(
-            "bare CR line ending",
-            "#####\r#@$.#\r#####\r",
-            &[&["character", "carriage", "\\r"]],
-            None,
-        ),
-        bad(
-            "non-ASCII letter",
-            "#####\n#@$.é#\n#####\n",
-            &[&["character"]],
-            Some((2, 5)),
-        ),
-        bad(
-            "byte-order mark",
-            "\u{feff}#####\n#@$.#\n#####\n",
-            &[&["character", "bom", "byte"]],
-            None,
-        ),
+        bad("digit in the map", "#####\n#@$.#\n#####\n1\n", &[&["character"]], Some((4, 1))),
+        bad("tab", "#####\n#@\t$.#\n#####\n", &[&["character", "tab"]], Some((2, 3))),
+        bad("NUL byte", b"#####\n#@$.#\n##\0##\n".to_vec(), &[&["character", "nul"]], Some((3, 3))),
+        bad("bare CR line ending", "#####\r#@$.#\r#####\r", &[&["character", "carriage", "\\r"]], None),
+        bad("non-ASCII letter", "#####\n#@$.é#\n#####\n", &[&["character"]], Some((2, 5))),
+        bad("byte-order mark", "\u{feff}#####\n#@$.#\n#####\n", &[&["character", "bom", "byte"]], None),
         bad(
             "non-UTF-8 bytes",
             b"#####\n#@$.\xff\xfe#\n#####\n".to_vec(),
@@ -955,12 +772,7 @@ fn invalid_inputs() -> Vec<Bad> {
         ),
     ];
     // Too wide: 257 columns.
-    let wide = format!(
-        "{}\n#@$.{}#\n{}\n",
-        "#".repeat(257),
-        " ".repeat(251),
-        "#".repeat(257)
-    );
+    let wide = format!("{}\n#@$.{}#\n{}\n", "#".repeat(257), " ".repeat(251), "#".repeat(257));
     v.push(bad("257 columns", wide, &[&["256"], &["column"]], None));
     // Too tall: 257 rows.
     let mut tall = String::from("#####\n#@$.#\n");
@@ -976,34 +788,13 @@ fn invalid_inputs() -> Vec<Bad> {
     let mut big = LINE.to_string();
     big.push_str(&"\n".repeat((1 << 20) + 1 - big.len()));
     assert_eq!(big.len(), (1 << 20) + 1);
-    v.push(bad(
-        "1 MiB + 1 byte",
-        big,
-        &[&[
-            "1048576",
-            "1 mib",
-            "1mib",
-            "mib",
-            "too large",
-            "too long",
-            "limit",
-        ]],
-        None,
-    ));
+    v.push(bad("1 MiB + 1 byte", big, &[&["1048576", "1 mib", "1mib", "mib", "too large", "too long", "limit"]], None));
     // Far over 1 MiB of junk: must not be read forever or crash.
     let junk: Vec<u8> = (0..(3usize << 20)).map(|i| b"#$.@ \n"[i % 6]).collect();
     v.push(bad(
         "3 MiB of map characters",
         junk,
-        &[&[
-            "1048576",
-            "1 mib",
-            "1mib",
-            "mib",
-            "too large",
-            "too long",
-            "limit",
-        ]],
+        &[&["1048576", "1 mib", "1mib", "mib", "too large", "too long", "limit"]],
         None,
     ));
     v
@@ -1045,20 +836,14 @@ fn every_invalid_input_class_is_rejected_with_one_helpful_line() {
         let msg = o.stderr.to_lowercase();
         for group in b.words {
             if !group.iter().any(|w| msg.contains(w)) {
-                return Err(format!(
-                    "{}: message does not mention any of {group:?}: {:?}",
-                    b.what, o.stderr
-                ));
+                return Err(format!("{}: message does not mention any of {group:?}: {:?}", b.what, o.stderr));
             }
         }
         if let Some((line, col)) = b.at {
             let want_line = format!("line {line}");
             let want_col = format!("column {col}");
             if !msg.contains(&want_line) || !msg.contains(&want_col) {
-                return Err(format!(
-                    "{}: message should name {want_line}, {want_col}: {:?}",
-                    b.what, o.stderr
-                ));
+                return Err(format!("{}: message should name {want_line}, {want_col}: {:?}", b.what, o.stderr));
             }
         }
         Ok(())
@@ -1097,10 +882,7 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         self.0 >> 33
     }
 
@@ -1150,10 +932,8 @@ fn random_map(rng: &mut Lcg) -> (Vec<u8>, bool) {
             }
         }
     }
-    let mut free: Vec<(usize, usize)> = (0..h)
-        .flat_map(|r| (0..w).map(move |c| (r, c)))
-        .filter(|&(r, c)| g[r][c] == ' ')
-        .collect();
+    let mut free: Vec<(usize, usize)> =
+        (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).filter(|&(r, c)| g[r][c] == ' ').collect();
     let mut take = |rng: &mut Lcg| -> Option<(usize, usize)> {
         if free.is_empty() {
             None
@@ -1165,11 +945,7 @@ fn random_map(rng: &mut Lcg) -> (Vec<u8>, bool) {
     let boxes = rng.below(5);
     let mut goals = boxes;
     if rng.chance(12) {
-        goals = if rng.chance(50) {
-            goals + 1
-        } else {
-            goals.saturating_sub(1)
-        };
+        goals = if rng.chance(50) { goals + 1 } else { goals.saturating_sub(1) };
     }
     let players = match rng.below(100) {
         0..=7 => 0,
@@ -1198,10 +974,8 @@ fn random_map(rng: &mut Lcg) -> (Vec<u8>, bool) {
         ng += 1;
     }
     while np < players {
-        let goal_cells: Vec<(usize, usize)> = (0..h)
-            .flat_map(|r| (0..w).map(move |c| (r, c)))
-            .filter(|&(r, c)| g[r][c] == '.')
-            .collect();
+        let goal_cells: Vec<(usize, usize)> =
+            (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).filter(|&(r, c)| g[r][c] == '.').collect();
         if !goal_cells.is_empty() && rng.chance(20) {
             let (r, c) = goal_cells[rng.below(goal_cells.len())];
             g[r][c] = '+';
@@ -1234,11 +1008,7 @@ fn mutated_sample(rng: &mut Lcg, samples: &[String]) -> Vec<u8> {
     let mut v = samples[rng.below(samples.len())].clone().into_bytes();
     for _ in 0..1 + rng.below(3) {
         let i = rng.below(v.len() + 1);
-        let b = if rng.chance(80) {
-            b"# .$*@+\n\r"[rng.below(9)]
-        } else {
-            rng.below(256) as u8
-        };
+        let b = if rng.chance(80) { b"# .$*@+\n\r"[rng.below(9)] } else { rng.below(256) as u8 };
         match rng.below(3) {
             0 if i < v.len() => v[i] = b,
             1 if i < v.len() => {
@@ -1254,9 +1024,7 @@ fn fuzz_cases() -> Vec<FuzzCase> {
     let mut rng = Lcg(0x5eed_50c0_ba11);
     let mut samples: Vec<String> = maps_in("kth-samples").iter().map(|p| read_map(p)).collect();
     for i in [1, 2, 3, 5, 8] {
-        samples.push(read_map(
-            &repo().join(format!("samples/microban155/microban{i:03}.txt")),
-        ));
+        samples.push(read_map(&repo().join(format!("samples/microban155/microban{i:03}.txt"))));
     }
     let mut cases = Vec::new();
     for id in 0..600 {
@@ -1280,17 +1048,11 @@ fn random_inputs_never_crash_and_answers_replay() {
     let cases = fuzz_cases();
     let exits = std::sync::Mutex::new([0usize; 3]);
     let errors = par_check(&cases, |case| {
-        let shown = String::from_utf8_lossy(&case.input)
-            .chars()
-            .take(200)
-            .collect::<String>();
+        let shown = String::from_utf8_lossy(&case.input).chars().take(200).collect::<String>();
         let ctx = |e: String| format!("fuzz case {} input {:?}: {e}", case.id, shown);
         let o = run(&["--time-limit", "1"], &case.input, Duration::from_secs(6));
         if o.timed_out {
-            return Err(ctx(format!(
-                "still running after 6 s with --time-limit 1: {}",
-                o.describe()
-            )));
+            return Err(ctx(format!("still running after 6 s with --time-limit 1: {}", o.describe())));
         }
         if o.panicked() {
             return Err(ctx(format!("panic: {}", o.describe())));
@@ -1302,9 +1064,7 @@ fn random_inputs_never_crash_and_answers_replay() {
         exits.lock().unwrap()[code as usize] += 1;
         match (code, case.valid) {
             (2, Some(true)) => return Err(ctx(format!("a well-formed map was rejected: {}", o.describe()))),
-            (0 | 1, Some(false)) => {
-                return Err(ctx(format!("an ill-formed map was accepted: {}", o.describe())))
-            }
+            (0 | 1, Some(false)) => return Err(ctx(format!("an ill-formed map was accepted: {}", o.describe()))),
             _ => {}
         }
         match code {
@@ -1316,10 +1076,7 @@ fn random_inputs_never_crash_and_answers_replay() {
                     // No boxes at all: the only correct answer is the empty line.
                     Err(e) if e.contains("no boxes") => {
                         if o.stdout != "\n" {
-                            return Err(ctx(format!(
-                                "box-less map, expected an empty line: {}",
-                                o.describe()
-                            )));
+                            return Err(ctx(format!("box-less map, expected an empty line: {}", o.describe())));
                         }
                     }
                     _ => {
@@ -1345,15 +1102,8 @@ fn random_inputs_never_crash_and_answers_replay() {
     let exits = exits.into_inner().unwrap();
     eprintln!("fuzz: exit codes 0/1/2 = {exits:?} in {:.1?}", started.elapsed());
     // The generator must exercise all three outcomes, or the test proves little.
-    assert!(
-        exits.iter().all(|&n| n >= 10),
-        "exit code histogram too lopsided: {exits:?}"
-    );
-    assert!(
-        started.elapsed() < Duration::from_secs(60),
-        "fuzzing took {:?}",
-        started.elapsed()
-    );
+    assert!(exits.iter().all(|&n| n >= 10), "exit code histogram too lopsided: {exits:?}");
+    assert!(started.elapsed() < Duration::from_secs(60), "fuzzing took {:?}", started.elapsed());
 }
 
 // ---------------------------------------------------------------------------
@@ -1429,10 +1179,7 @@ fn map_256x256() -> String {
 /// with a replayed answer or an honest "no solution" message.
 fn check_big(what: &str, map: &str) {
     let o = run_str(&[], map, Duration::from_secs(20));
-    eprintln!(
-        "{what}: exit {:?} in {:.2?}, peak {:?} KiB",
-        o.code, o.wall, o.peak_kb
-    );
+    eprintln!("{what}: exit {:?} in {:.2?}, peak {:?} KiB", o.code, o.wall, o.peak_kb);
     assert!(!o.panicked(), "{what}: {}", o.describe());
     assert!(!o.timed_out, "{what}: still running after 20 s: {}", o.describe());
     match o.code {
@@ -1440,8 +1187,7 @@ fn check_big(what: &str, map: &str) {
             verify(map, &o, false).unwrap_or_else(|e| panic!("{what}: {e}"));
         }
         Some(1) => assert!(
-            o.stdout.is_empty()
-                && (o.stderr.contains("no solution found") || o.stderr.contains("no solution exists")),
+            o.stdout.is_empty() && (o.stderr.contains("no solution found") || o.stderr.contains("no solution exists")),
             "{what}: {}",
             o.describe()
         ),
@@ -1454,10 +1200,7 @@ fn check_big(what: &str, map: &str) {
         o.describe()
     );
     if let Some(kb) = o.peak_kb {
-        assert!(
-            kb < 1024 * 1024,
-            "{what}: peak resident set {kb} KiB is over 1 GiB"
-        );
+        assert!(kb < 1024 * 1024, "{what}: peak resident set {kb} KiB is over 1 GiB");
     }
 }
 
@@ -1465,10 +1208,7 @@ fn check_big(what: &str, map: &str) {
 fn large_100x100_map_with_200_boxes_ends_in_time() {
     let _g = exclusive();
     let map = map_100x100();
-    assert_eq!(
-        sim::parse_map(&map).map(|b| (b.width(), b.height(), b.box_count())),
-        Ok((100, 100, 200))
-    );
+    assert_eq!(sim::parse_map(&map).map(|b| (b.width(), b.height(), b.box_count())), Ok((100, 100, 200)));
     check_big("100x100, 200 boxes", &map);
 }
 
@@ -1476,10 +1216,7 @@ fn large_100x100_map_with_200_boxes_ends_in_time() {
 fn large_256x256_map_with_500_boxes_ends_in_time() {
     let _g = exclusive();
     let map = map_256x256();
-    assert_eq!(
-        sim::parse_map(&map).map(|b| (b.width(), b.height(), b.box_count())),
-        Ok((256, 256, 500))
-    );
+    assert_eq!(sim::parse_map(&map).map(|b| (b.width(), b.height(), b.box_count())), Ok((256, 256, 500)));
     check_big("256x256, 500 boxes", &map);
 }
 
@@ -1525,17 +1262,9 @@ fn help_and_version() {
             "--memory",
             "--version",
         ] {
-            assert!(
-                text.contains(word),
-                "{flag} does not mention {word}: {}",
-                o.stdout
-            );
+            assert!(text.contains(word), "{flag} does not mention {word}: {}", o.stdout);
         }
-        assert!(
-            text.contains("exit"),
-            "{flag} does not document exit codes: {}",
-            o.stdout
-        );
+        assert!(text.contains("exit"), "{flag} does not document exit codes: {}", o.stdout);
         for code in ["0", "1", "2"] {
             assert!(
                 text.lines().any(|l| l.trim_start().starts_with(code)),
@@ -1547,11 +1276,7 @@ fn help_and_version() {
     for flag in ["--version", "-V"] {
         let o = run_str(&[flag], "", QUICK);
         assert_eq!(o.code, Some(0), "{flag}: {}", o.describe());
-        assert!(
-            o.stdout.contains(env!("CARGO_PKG_VERSION")),
-            "{flag}: {}",
-            o.describe()
-        );
+        assert!(o.stdout.contains(env!("CARGO_PKG_VERSION")), "{flag}: {}", o.describe());
         assert_eq!(o.stdout.lines().count(), 1, "{flag}: {}", o.describe());
     }
 }
@@ -1592,10 +1317,7 @@ fn bad_options_are_rejected() {
         let o = run_str(args, LINE, QUICK);
         verify_rejected(&o).map_err(|e| format!("{args:?}: {e}"))?;
         if !o.stderr.contains(mention) {
-            return Err(format!(
-                "{args:?}: message should mention {mention:?}: {:?}",
-                o.stderr
-            ));
+            return Err(format!("{args:?}: message should mention {mention:?}: {:?}", o.stderr));
         }
         Ok(())
     });
@@ -1625,11 +1347,7 @@ fn huge_time_limits_and_small_memory_do_not_crash() {
         Some(0) => {
             verify(&map, &o, false).unwrap();
         }
-        Some(1) => assert!(
-            o.stdout.is_empty() && o.stderr.contains("no solution found"),
-            "{}",
-            o.describe()
-        ),
+        Some(1) => assert!(o.stdout.is_empty() && o.stderr.contains("no solution found"), "{}", o.describe()),
         _ => panic!("--memory 16: {}", o.describe()),
     }
     if let Some(kb) = o.peak_kb {
@@ -1648,28 +1366,15 @@ fn short_time_limit_is_honoured_on_a_hard_map() {
     ] {
         let o = run_str(args, &map, Duration::from_secs(10));
         assert!(!o.panicked(), "{args:?}: {}", o.describe());
-        assert!(
-            o.wall < Duration::from_millis(1500),
-            "{args:?}: took {:.2?}: {}",
-            o.wall,
-            o.describe()
-        );
+        assert!(o.wall < Duration::from_millis(1500), "{args:?}: took {:.2?}: {}", o.wall, o.describe());
         match o.code {
             Some(0) => {
                 verify(&map, &o, false).unwrap_or_else(|e| panic!("{args:?}: {e}"));
             }
             Some(1) => {
                 assert!(o.stdout.is_empty(), "{args:?}: {}", o.describe());
-                assert!(
-                    o.stderr.contains("no solution found within"),
-                    "{args:?}: {}",
-                    o.describe()
-                );
-                assert!(
-                    o.stderr.contains("0.5"),
-                    "{args:?}: message should name the limit: {}",
-                    o.describe()
-                );
+                assert!(o.stderr.contains("no solution found within"), "{args:?}: {}", o.describe());
+                assert!(o.stderr.contains("0.5"), "{args:?}: message should name the limit: {}", o.describe());
             }
             _ => panic!("{args:?}: expected exit 0 or 1: {}", o.describe()),
         }

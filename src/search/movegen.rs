@@ -95,8 +95,7 @@ impl<'a> Side<'a> {
         let mut result = Step::Expanded;
         let (first_box, first_dir) = rotation(box_hash, self.switches.seed, nb);
         // Each whole move floods the floor once per (cell, side), like a packing macro.
-        let single_pushes =
-            !(forward && self.switches.whole_box_moves && self.board.n <= PACKING_MACRO_MAX_CELLS);
+        let single_pushes = !(forward && self.switches.whole_box_moves && self.board.n <= PACKING_MACRO_MAX_CELLS);
         let at = Expanding { node, player, depth, box_hash, packed, restricted };
         if !single_pushes {
             if let Some(step) = self.whole_box_moves(at, other, budget) {
@@ -126,11 +125,8 @@ impl<'a> Side<'a> {
                     continue;
                 }
                 // Where the player must stand, and where he ends up.
-                let (stand, after) = if forward {
-                    (self.board.step(b, d ^ 1), b)
-                } else {
-                    (to, self.board.step(to, d))
-                };
+                let (stand, after) =
+                    if forward { (self.board.step(b, d ^ 1), b) } else { (to, self.board.step(to, d)) };
                 if stand == NONE || !self.reach.reached(stand) {
                     continue;
                 }
@@ -157,11 +153,8 @@ impl<'a> Side<'a> {
                 }
                 let enters_room = strict && self.packing.in_strict_room(to);
                 // Stored in forward terms: backward, the pull to -> after is the push back.
-                let push = if forward {
-                    Push { via, ..Push::step(b, d as u8, to) }
-                } else {
-                    Push::step(to, (d ^ 1) as u8, b)
-                };
+                let push =
+                    if forward { Push { via, ..Push::step(b, d as u8, to) } } else { Push::step(to, (d ^ 1) as u8, b) };
                 let child = Child { node, slot: k, from: b, to, player: after, push, depth, box_hash, packed };
                 let plain_allowed =
                     !enters_room || self.packing.next_goal(self.packing.room[to as usize], &self.occupied) == Some(to);
@@ -311,9 +304,7 @@ impl<'a> Side<'a> {
                     parked += 1;
                     parked <= PARKING_CELLS
                 }
-                room => {
-                    packing.order[room as usize - 1].is_empty() || packing.next_goal(room, occupied) == Some(m.to)
-                }
+                room => packing.order[room as usize - 1].is_empty() || packing.next_goal(room, occupied) == Some(m.to),
             });
             self.occupied[b as usize] = true;
             for &m in &reached {

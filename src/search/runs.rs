@@ -313,4 +313,3 @@ fn search_loop<'a>(
         }
     }
 }
-

@@ -177,7 +177,8 @@ impl Bundler {
             let trimmed = body.trim();
             if let Some(decl) = parse_mod_decl(body) {
                 let attr_path = decl.path_attr.map(str::to_string).or(pending_path.take());
-                let (file, rs_like) = self.resolve(&file_dir, &child_dir, decl.name, attr_path.as_deref(), path, lineno + 1)?;
+                let (file, rs_like) =
+                    self.resolve(&file_dir, &child_dir, decl.name, attr_path.as_deref(), path, lineno + 1)?;
                 let shown = self.show(&file);
                 let inner = self.file(&file, rs_like)?;
                 self.modules += 1;
@@ -225,7 +226,10 @@ impl Bundler {
         if let Some(p) = attr_path {
             let f = file_dir.join(p);
             if !f.is_file() {
-                return Err(format!("module `{name}` declared at {at} with #[path = \"{p}\"]: file {} not found", self.show(&f)));
+                return Err(format!(
+                    "module `{name}` declared at {at} with #[path = \"{p}\"]: file {} not found",
+                    self.show(&f)
+                ));
             }
             return Ok((f, true));
         }
@@ -522,9 +526,7 @@ mod tests {
     impl TempTree {
         fn new(tag: &str) -> TempTree {
             static N: AtomicUsize = AtomicUsize::new(0);
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos());
+            let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
             let dir = std::env::temp_dir().join(format!(
                 "bundle-test-{tag}-{}-{}-{nanos}",
                 std::process::id(),
@@ -568,12 +570,8 @@ mod tests {
         let exe = dir.join(format!("bundled{}", std::env::consts::EXE_SUFFIX));
         fs::write(&src, text).unwrap();
         let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
-        let out = Command::new(rustc)
-            .args(["--edition", "2021", "-o"])
-            .arg(&exe)
-            .arg(&src)
-            .output()
-            .expect("run rustc");
+        let out =
+            Command::new(rustc).args(["--edition", "2021", "-o"]).arg(&exe).arg(&src).output().expect("run rustc");
         assert!(out.status.success(), "rustc failed:\n{}\n{text}", String::from_utf8_lossy(&out.stderr));
         let run = Command::new(&exe).output().expect("run bundled binary");
         assert!(run.status.success());

@@ -35,11 +35,7 @@ pub fn load(path: &Path) -> Result<LevelSet, String> {
     let name = base
         .map(|s| s.to_string_lossy().into_owned())
         // `.` or `..` have no stem; fall back to the resolved folder name.
-        .or_else(|| {
-            fs::canonicalize(path)
-                .ok()
-                .and_then(|p| p.file_name().map(|s| s.to_string_lossy().into_owned()))
-        })
+        .or_else(|| fs::canonicalize(path).ok().and_then(|p| p.file_name().map(|s| s.to_string_lossy().into_owned())))
         .unwrap_or_else(|| path.display().to_string());
     let levels = if path.is_dir() {
         load_dir(path)?
@@ -50,11 +46,7 @@ pub fn load(path: &Path) -> Result<LevelSet, String> {
         parsed
             .into_iter()
             .enumerate()
-            .map(|(i, (title, map))| Level {
-                name: format!("{:0width$}", i + 1, width = width),
-                title,
-                map,
-            })
+            .map(|(i, (title, map))| Level { name: format!("{:0width$}", i + 1, width = width), title, map })
             .collect()
     };
     if levels.is_empty() {
@@ -76,10 +68,8 @@ fn load_dir(dir: &Path) -> Result<Vec<Level>, String> {
     for entry in entries {
         let entry = entry.map_err(|e| format!("{}: {}", dir.display(), e))?;
         let file_name = entry.file_name().to_string_lossy().into_owned();
-        let ext = Path::new(&file_name)
-            .extension()
-            .map(|e| e.to_string_lossy().to_ascii_lowercase())
-            .unwrap_or_default();
+        let ext =
+            Path::new(&file_name).extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
         let is_readme = file_name.to_ascii_lowercase().starts_with("readme");
         if file_name.starts_with('.') || is_readme || !MAP_EXTENSIONS.contains(&ext.as_str()) {
             continue;
@@ -92,17 +82,12 @@ fn load_dir(dir: &Path) -> Result<Vec<Level>, String> {
     let mut levels = Vec::new();
     for file_name in files {
         let text = read(&dir.join(&file_name))?;
-        let parsed = parse_collection(&text)
-            .map_err(|e| format!("{}: {}", dir.join(&file_name).display(), e))?;
+        let parsed = parse_collection(&text).map_err(|e| format!("{}: {}", dir.join(&file_name).display(), e))?;
         let several = parsed.len() > 1;
         for (i, (title, map)) in parsed.into_iter().enumerate() {
             // A "one-map" file that turns out to hold several levels still
             // gets stable, unique names.
-            let name = if several {
-                format!("{}#{}", file_name, i + 1)
-            } else {
-                file_name.clone()
-            };
+            let name = if several { format!("{}#{}", file_name, i + 1) } else { file_name.clone() };
             levels.push(Level { name, title, map });
         }
     }
@@ -112,11 +97,7 @@ fn load_dir(dir: &Path) -> Result<Vec<Level>, String> {
 /// Parse any supported collection text into (title, normalised map) pairs.
 pub fn parse_collection(text: &str) -> Result<Vec<(Option<String>, String)>, String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let levels = if text.trim_start().starts_with('<') {
-        parse_slc(text)?
-    } else {
-        parse_text(text)
-    };
+    let levels = if text.trim_start().starts_with('<') { parse_slc(text)? } else { parse_text(text) };
     if levels.is_empty() {
         return Err("no levels found".to_string());
     }
@@ -154,10 +135,7 @@ fn normalise(rows: &[&str]) -> String {
 /// after. If the file has `Title:` lines, or text follows its last map, titles
 /// are taken from after each map; otherwise from before.
 pub fn parse_text(text: &str) -> Vec<(Option<String>, String)> {
-    let lines: Vec<&str> = text
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
+    let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
     // Blocks of map rows, plus the metadata lines found between blocks
     // (gaps[i] precedes block i; gaps[blocks.len()] trails the last one).
     let mut blocks: Vec<Vec<&str>> = Vec::new();
@@ -186,9 +164,8 @@ pub fn parse_text(text: &str) -> Vec<(Option<String>, String)> {
     }
 
     // Wall decorations (e.g. a "#####" banner) are blocks with no player.
-    let real: Vec<usize> = (0..blocks.len())
-        .filter(|&i| blocks[i].iter().any(|r| r.contains('@') || r.contains('+')))
-        .collect();
+    let real: Vec<usize> =
+        (0..blocks.len()).filter(|&i| blocks[i].iter().any(|r| r.contains('@') || r.contains('+'))).collect();
     let has_title_lines = lines.iter().any(|l| title_field(l).is_some());
     let titles_follow = has_title_lines || !gaps[blocks.len()].is_empty();
 
@@ -196,10 +173,13 @@ pub fn parse_text(text: &str) -> Vec<(Option<String>, String)> {
         .map(|&i| {
             let title = if titles_follow {
                 let after = &gaps[i + 1];
-                after
-                    .iter()
-                    .find_map(|l| title_field(l))
-                    .or_else(|| if has_title_lines { None } else { after.first().map(|l| clean_title(l)) })
+                after.iter().find_map(|l| title_field(l)).or_else(|| {
+                    if has_title_lines {
+                        None
+                    } else {
+                        after.first().map(|l| clean_title(l))
+                    }
+                })
             } else {
                 gaps[i].last().map(|l| clean_title(l))
             };
@@ -231,14 +211,10 @@ pub fn parse_slc(text: &str) -> Result<Vec<(Option<String>, String)>, String> {
     let mut rest = text;
     while let Some(start) = find_tag(rest, "Level") {
         let after_open = &rest[start..];
-        let tag_end = after_open
-            .find('>')
-            .ok_or_else(|| "unterminated <Level> tag".to_string())?;
+        let tag_end = after_open.find('>').ok_or_else(|| "unterminated <Level> tag".to_string())?;
         let open_tag = &after_open[..tag_end];
         let body_start = start + tag_end + 1;
-        let body_len = rest[body_start..]
-            .find("</Level>")
-            .ok_or_else(|| "missing </Level>".to_string())?;
+        let body_len = rest[body_start..].find("</Level>").ok_or_else(|| "missing </Level>".to_string())?;
         let body = &rest[body_start..body_start + body_len];
         let mut rows = Vec::new();
         let mut b = body;
@@ -291,11 +267,7 @@ fn attribute(tag: &str, name: &str) -> Option<String> {
 }
 
 fn unescape(s: &str) -> String {
-    s.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&apos;", "'")
-        .replace("&amp;", "&")
+    s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'").replace("&amp;", "&")
 }
 
 #[cfg(test)]
@@ -377,10 +349,7 @@ mod tests {
         let levels = parse_collection(&text).unwrap();
         assert_eq!(
             levels,
-            vec![
-                (Some("First".to_string()), MAP_A.to_string()),
-                (Some("Second".to_string()), MAP_B.to_string()),
-            ]
+            vec![(Some("First".to_string()), MAP_A.to_string()), (Some("Second".to_string()), MAP_B.to_string()),]
         );
     }
 
@@ -407,10 +376,7 @@ mod tests {
         let levels = parse_collection(text).unwrap();
         assert_eq!(
             levels,
-            vec![
-                (Some("Alpha & Co".to_string()), MAP_A.to_string()),
-                (Some("Beta".to_string()), MAP_B.to_string()),
-            ]
+            vec![(Some("Alpha & Co".to_string()), MAP_A.to_string()), (Some("Beta".to_string()), MAP_B.to_string()),]
         );
     }
 

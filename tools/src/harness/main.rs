@@ -150,7 +150,8 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         }
     }
     if o.compare.is_some() {
-        if !o.sets.is_empty() || !o.solvers.is_empty() || o.csv.is_some() || o.markdown.is_some() || o.within.is_some() {
+        if !o.sets.is_empty() || !o.solvers.is_empty() || o.csv.is_some() || o.markdown.is_some() || o.within.is_some()
+        {
             return Err("--compare takes two CSV files and only --plot/--plot-scale/--time-limit/--title".into());
         }
     } else if o.sets.is_empty() {
@@ -262,7 +263,8 @@ fn default_solver() -> Result<String, String> {
 fn solver_labels(commands: &[String], labels: &[String], default_used: bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for (i, cmd) in commands.iter().enumerate() {
-        let base = labels.get(i).cloned().unwrap_or_else(|| if default_used { "sokoban".to_string() } else { cmd.clone() });
+        let base =
+            labels.get(i).cloned().unwrap_or_else(|| if default_used { "sokoban".to_string() } else { cmd.clone() });
         let mut label = base.clone();
         let mut n = 2;
         while out.contains(&label) {
@@ -338,14 +340,23 @@ fn run_command(o: &Options) -> Result<u8, String> {
             Status::Solved => format!("solved {:.2}s {} moves", out.wall_s, out.moves.unwrap_or(0)),
             // Loud: a wrong answer would fail on the judge.
             Status::Wrong => format!("WRONG {:.2}s: {}", out.wall_s, out.detail),
-            Status::Crash | Status::BadExit => format!("{} {:.2}s: {}", out.status.as_str().to_uppercase(), out.wall_s, out.detail),
+            Status::Crash | Status::BadExit => {
+                format!("{} {:.2}s: {}", out.status.as_str().to_uppercase(), out.wall_s, out.detail)
+            }
             st => format!("{} {:.2}s", st.as_str(), out.wall_s),
         };
         // Collection levels are numbered; their title helps find them again.
         let title = level.title.as_ref().map(|t| format!(" ({})", t)).unwrap_or_default();
         eprintln!("[{}/{}] {}/{}{} {}{}", done, total, set.name, level.name, title, what, who);
         if out.status.is_failure() {
-            failures.push(format!("{} {}/{}{}: {}", out.status.as_str().to_uppercase(), set.name, level.name, who, out.detail));
+            failures.push(format!(
+                "{} {}/{}{}: {}",
+                out.status.as_str().to_uppercase(),
+                set.name,
+                level.name,
+                who,
+                out.detail
+            ));
         }
         rows[i] = Some(Row {
             set: set.name.clone(),
@@ -415,13 +426,15 @@ fn run_command(o: &Options) -> Result<u8, String> {
             .iter()
             .map(|l| plot::Series {
                 label: l.clone(),
-                solved_times: rows.iter().filter(|r| &r.solver == l && r.status == Status::Solved).map(|r| r.wall_s).collect(),
+                solved_times: rows
+                    .iter()
+                    .filter(|r| &r.solver == l && r.status == Status::Solved)
+                    .map(|r| r.wall_s)
+                    .collect(),
             })
             .collect();
-        let title = o
-            .title
-            .clone()
-            .unwrap_or_else(|| format!("{} ({} maps, limit {} s)", names.join(", "), maps, limit));
+        let title =
+            o.title.clone().unwrap_or_else(|| format!("{} ({} maps, limit {} s)", names.join(", "), maps, limit));
         let svg = plot::cactus_svg(&series, maps, limit, o.plot_scale.unwrap_or(plot::Scale::Log), &title);
         write_file(path, &svg)?;
         eprintln!("harness: wrote {}", path.display());
@@ -461,9 +474,7 @@ fn compare_command(o: &Options) -> Result<u8, String> {
     if let Some(path) = &o.plot {
         // The runs' limit is not stored; the slowest row (a timeout) is a
         // good stand-in when --time-limit is not given.
-        let limit = o
-            .time_limit
-            .unwrap_or_else(|| a.iter().chain(&b).map(|r| r.wall_s).fold(0.001, f64::max));
+        let limit = o.time_limit.unwrap_or_else(|| a.iter().chain(&b).map(|r| r.wall_s).fold(0.001, f64::max));
         let mut keys: Vec<String> = a.iter().chain(&b).map(|r| format!("{}/{}", r.set, r.map)).collect();
         keys.sort();
         keys.dedup();
@@ -493,8 +504,24 @@ mod tests {
     #[test]
     fn parses_run_options_in_both_forms() {
         let o = parse_args(&args(&[
-            "samples/kth100", "--solver", "a b", "--solver=c", "--time-limit=2.5", "--jobs", "3", "--limit", "5",
-            "--filter", "test01", "--csv", "out.csv", "--plot", "p.svg", "--plot-scale", "linear", "x.xsb",
+            "samples/kth100",
+            "--solver",
+            "a b",
+            "--solver=c",
+            "--time-limit=2.5",
+            "--jobs",
+            "3",
+            "--limit",
+            "5",
+            "--filter",
+            "test01",
+            "--csv",
+            "out.csv",
+            "--plot",
+            "p.svg",
+            "--plot-scale",
+            "linear",
+            "x.xsb",
         ]))
         .unwrap();
         assert_eq!(o.sets, [PathBuf::from("samples/kth100"), PathBuf::from("x.xsb")]);

@@ -109,11 +109,8 @@ impl Axis {
 /// `limit` the time limit the runs had, which is the right end of the x axis.
 pub fn cactus_svg(series: &[Series], total_maps: usize, limit: f64, scale: Scale, title: &str) -> String {
     let limit = if limit > 0.0 { limit } else { 1.0 };
-    let fastest = series
-        .iter()
-        .flat_map(|s| s.solved_times.iter().copied())
-        .filter(|t| *t > 0.0)
-        .fold(f64::INFINITY, f64::min);
+    let fastest =
+        series.iter().flat_map(|s| s.solved_times.iter().copied()).filter(|t| *t > 0.0).fold(f64::INFINITY, f64::min);
     let min = match scale {
         Scale::Linear => 0.0,
         // Start at the decade below the fastest solve (at least 1 ms), so the
@@ -121,7 +118,11 @@ pub fn cactus_svg(series: &[Series], total_maps: usize, limit: f64, scale: Scale
         Scale::Log => {
             let lo = if fastest.is_finite() { fastest.max(0.001) } else { limit / 100.0 };
             let lo = 10f64.powf(lo.log10().floor());
-            if lo >= limit { limit / 10.0 } else { lo }
+            if lo >= limit {
+                limit / 10.0
+            } else {
+                lo
+            }
         }
     };
     let axis = Axis { scale, min, max: limit };
@@ -135,7 +136,12 @@ pub fn cactus_svg(series: &[Series], total_maps: usize, limit: f64, scale: Scale
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="13">"#
     );
     let _ = writeln!(svg, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
-    let _ = writeln!(svg, r#"<text x="{}" y="30" text-anchor="middle" font-size="17" font-weight="bold">{}</text>"#, W / 2.0, esc(title));
+    let _ = writeln!(
+        svg,
+        r#"<text x="{}" y="30" text-anchor="middle" font-size="17" font-weight="bold">{}</text>"#,
+        W / 2.0,
+        esc(title)
+    );
 
     // Grid and tick labels. The limit closes the axis and is always labelled;
     // a tick label too close to it (10 next to 11) would collide, so it goes.
@@ -152,14 +158,20 @@ pub fn cactus_svg(series: &[Series], total_maps: usize, limit: f64, scale: Scale
         let colour = if major { "#cccccc" } else { "#eeeeee" };
         let _ = writeln!(svg, r#"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{plot_bottom}" stroke="{colour}"/>"#);
         if !label.is_empty() {
-            let _ = writeln!(svg, r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, plot_bottom + 18.0, label);
+            let _ = writeln!(
+                svg,
+                r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+                plot_bottom + 18.0,
+                label
+            );
         }
     }
     let step = nice_step(y_max, 10).max(1.0);
     let mut n = 0.0;
     while n <= y_max + 1e-9 {
         let yy = y(n);
-        let _ = writeln!(svg, r##"<line x1="{LEFT}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#cccccc"/>"##, W - RIGHT);
+        let _ =
+            writeln!(svg, r##"<line x1="{LEFT}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#cccccc"/>"##, W - RIGHT);
         let _ = writeln!(svg, r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#, LEFT - 8.0, yy + 4.0, n);
         n += step;
     }
@@ -171,7 +183,13 @@ pub fn cactus_svg(series: &[Series], total_maps: usize, limit: f64, scale: Scale
         W - RIGHT
     );
     // Label above the frame, where no line can run over it.
-    let _ = writeln!(svg, r##"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="#555555">dashed: all {} maps</text>"##, W - RIGHT, TOP - 6.0, total_maps);
+    let _ = writeln!(
+        svg,
+        r##"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="#555555">dashed: all {} maps</text>"##,
+        W - RIGHT,
+        TOP - 6.0,
+        total_maps
+    );
 
     // Axes and labels.
     let _ = writeln!(
@@ -184,7 +202,13 @@ pub fn cactus_svg(series: &[Series], total_maps: usize, limit: f64, scale: Scale
         Scale::Log => "time limit per map (seconds, log scale)",
         Scale::Linear => "time limit per map (seconds)",
     };
-    let _ = writeln!(svg, r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, (LEFT + W - RIGHT) / 2.0, H - 25.0, x_label);
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+        (LEFT + W - RIGHT) / 2.0,
+        H - 25.0,
+        x_label
+    );
     let _ = writeln!(
         svg,
         r#"<text x="20" y="{:.1}" text-anchor="middle" transform="rotate(-90 20 {:.1})">maps solved within the limit</text>"#,
@@ -226,7 +250,12 @@ pub fn cactus_svg(series: &[Series], total_maps: usize, limit: f64, scale: Scale
     for (i, s) in series.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         let ly = TOP + 20.0 + i as f64 * 20.0;
-        let _ = writeln!(svg, r#"<line x1="{:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{colour}" stroke-width="3"/>"#, LEFT + 12.0, LEFT + 40.0);
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{colour}" stroke-width="3"/>"#,
+            LEFT + 12.0,
+            LEFT + 40.0
+        );
         let _ = writeln!(
             svg,
             r#"<text x="{:.1}" y="{:.1}">{} ({} solved)</text>"#,

@@ -284,7 +284,10 @@ fn align(table: &[Vec<String>], text_cols: usize) -> String {
 
 /// Plain-text table for the terminal.
 pub fn format_summary(summaries: &[Summary]) -> String {
-    let header = ["set", "solver", "solved", "wrong", "timeout", "unsolved", "crash", "bad-exit", "median s", "p90 s", "total s", "peak MB"];
+    let header = [
+        "set", "solver", "solved", "wrong", "timeout", "unsolved", "crash", "bad-exit", "median s", "p90 s", "total s",
+        "peak MB",
+    ];
     let mut table: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     for s in summaries {
         table.push(vec![
@@ -543,10 +546,7 @@ pub fn compare(a: &[Row], b: &[Row]) -> Comparison {
 /// mean next to the plain total ratio.
 pub fn format_comparison(c: &Comparison, a: &[Row], b: &[Row], label_a: &str, label_b: &str) -> String {
     let status_of = |rows: &[Row], k: &str| {
-        rows.iter()
-            .find(|r| key(r) == k)
-            .map(|r| format!("{} {:.3}s", r.status.as_str(), r.wall_s))
-            .unwrap_or_default()
+        rows.iter().find(|r| key(r) == k).map(|r| format!("{} {:.3}s", r.status.as_str(), r.wall_s)).unwrap_or_default()
     };
     let mut out = String::new();
     let _ = writeln!(out, "A: {}\nB: {}", label_a, label_b);
@@ -577,11 +577,18 @@ pub fn format_comparison(c: &Comparison, a: &[Row], b: &[Row], label_a: &str, la
     for (k, ta, tb) in &c.both {
         let ratio = tb / ta.max(1e-6);
         // Flag clear changes so they stand out in a long list.
-        let flag = if ratio >= 1.5 { "  slower" } else if ratio <= 1.0 / 1.5 { "  faster" } else { "" };
+        let flag = if ratio >= 1.5 {
+            "  slower"
+        } else if ratio <= 1.0 / 1.5 {
+            "  faster"
+        } else {
+            ""
+        };
         let _ = writeln!(out, "  {:<width$}  {:>8.3}s -> {:>8.3}s  x{:.2}{}", k, ta, tb, ratio, flag, width = width);
     }
     let (sum_a, sum_b): (f64, f64) = c.both.iter().fold((0.0, 0.0), |(x, y), (_, ta, tb)| (x + ta, y + tb));
-    let log_mean = c.both.iter().map(|(_, ta, tb)| (tb.max(1e-6) / ta.max(1e-6)).ln()).sum::<f64>() / c.both.len() as f64;
+    let log_mean =
+        c.both.iter().map(|(_, ta, tb)| (tb.max(1e-6) / ta.max(1e-6)).ln()).sum::<f64>() / c.both.len() as f64;
     let _ = writeln!(
         out,
         "total on maps solved by both: A {:.3}s, B {:.3}s, B/A x{:.3} (geometric mean of per-map ratios x{:.3})",
@@ -748,7 +755,10 @@ mod tests {
     fn splice_touches_only_the_named_section() {
         let doc = "<!-- paper:begin -->\nold p\n<!-- paper:end -->\n<!-- bench:begin -->\nold b\n<!-- bench:end -->\n";
         let out = splice(doc, "new p", "paper").unwrap();
-        assert_eq!(out, "<!-- paper:begin -->\nnew p\n<!-- paper:end -->\n<!-- bench:begin -->\nold b\n<!-- bench:end -->\n");
+        assert_eq!(
+            out,
+            "<!-- paper:begin -->\nnew p\n<!-- paper:end -->\n<!-- bench:begin -->\nold b\n<!-- bench:end -->\n"
+        );
         assert_eq!(splice(&out, "new b", "bench").unwrap(), out.replace("old b", "new b"));
         assert!(splice(doc, "x", "other").unwrap_err().contains("<!-- other:begin -->"));
         assert!(splice(doc, "x", "pa per").is_err());
@@ -787,7 +797,11 @@ mod tests {
         assert_eq!(within(&rows, &[15.0, 5.0])[0].solved, [4, 2]);
 
         let md = within_markdown(&ws, &[5.0, 11.0, 15.0]);
-        assert!(md.starts_with("| solver | maps | within 5 s | within 11 s | within 15 s | median s |\n| --- | ---: |"), "{}", md);
+        assert!(
+            md.starts_with("| solver | maps | within 5 s | within 11 s | within 15 s | median s |\n| --- | ---: |"),
+            "{}",
+            md
+        );
         assert!(md.contains("| `A*` | 6 | 2 | 3 | 4 | 5.250 |"), "{}", md);
         assert!(md.contains("| `bfs` | 2 | 0 | 0 | 0 | - |"), "{}", md);
         let tsv = within_tsv(&ws, &[5.0, 11.0, 15.0]);
@@ -806,7 +820,8 @@ mod tests {
             row("b", "2", "s", Status::Timeout, 15.0),
         ];
         let ws = within(&rows, &[5.0, 15.0]);
-        let got: Vec<(&str, usize, Vec<usize>)> = ws.iter().map(|w| (w.set.as_str(), w.maps, w.solved.clone())).collect();
+        let got: Vec<(&str, usize, Vec<usize>)> =
+            ws.iter().map(|w| (w.set.as_str(), w.maps, w.solved.clone())).collect();
         assert_eq!(got, vec![("a", 1, vec![1, 1]), ("b", 2, vec![0, 1]), ("(all)", 3, vec![1, 2])]);
         let md = within_markdown(&ws, &[5.0, 15.0]);
         assert!(md.contains("| **all** | `s` | 3 | 1 | 2 | 4.000 |"), "{}", md);

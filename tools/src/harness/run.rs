@@ -90,14 +90,8 @@ pub enum Status {
 }
 
 impl Status {
-    pub const ALL: [Status; 6] = [
-        Status::Solved,
-        Status::Wrong,
-        Status::Unsolved,
-        Status::Timeout,
-        Status::Crash,
-        Status::BadExit,
-    ];
+    pub const ALL: [Status; 6] =
+        [Status::Solved, Status::Wrong, Status::Unsolved, Status::Timeout, Status::Crash, Status::BadExit];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -156,11 +150,9 @@ pub fn classify(exit: Exit, stdout: &[u8], stderr_tail: &str, map: &str) -> (Sta
         Exit::Signal(sig) => (Status::Crash, None, format!("killed by signal {}{}", sig, tail_note(stderr_tail))),
         // `sh -c` reports a child killed by signal N as exit 128+N when it
         // did not exec the command itself; that is still a crash.
-        Exit::Code(code) if (129..=128 + 64).contains(&code) => (
-            Status::Crash,
-            None,
-            format!("exit {} (signal {} via sh){}", code, code - 128, tail_note(stderr_tail)),
-        ),
+        Exit::Code(code) if (129..=128 + 64).contains(&code) => {
+            (Status::Crash, None, format!("exit {} (signal {} via sh){}", code, code - 128, tail_note(stderr_tail)))
+        }
         Exit::Code(1) => (Status::Unsolved, None, stderr_tail.to_string()),
         Exit::Code(0) => {
             let answer = String::from_utf8_lossy(stdout);

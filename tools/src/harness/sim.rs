@@ -60,11 +60,7 @@ impl Board {
 
     /// Boxes that are not standing on a goal.
     pub fn boxes_off_goal(&self) -> usize {
-        self.boxes
-            .iter()
-            .zip(&self.goals)
-            .filter(|&(&b, &g)| b && !g)
-            .count()
+        self.boxes.iter().zip(&self.goals).filter(|&(&b, &g)| b && !g).count()
     }
 
     pub fn is_solved(&self) -> bool {
@@ -90,10 +86,7 @@ impl Board {
 /// Parse a map in the solver's input format. Rows may be ragged and end in
 /// CRLF; `-` and `_` are accepted as floor because some collections use them.
 pub fn parse_map(map: &str) -> Result<Board, String> {
-    let mut rows: Vec<&str> = map
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
+    let mut rows: Vec<&str> = map.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
     // Blank lines around the map are framing, not rows.
     while rows.last().is_some_and(|r| r.trim().is_empty()) {
         rows.pop();
@@ -120,14 +113,7 @@ pub fn parse_map(map: &str) -> Result<Board, String> {
                 '*' => (Cell::Floor, true, true, false),
                 '@' => (Cell::Floor, false, false, true),
                 '+' => (Cell::Floor, true, false, true),
-                _ => {
-                    return Err(format!(
-                        "unexpected character {:?} in map at row {} column {}",
-                        ch,
-                        r + 1,
-                        c + 1
-                    ))
-                }
+                _ => return Err(format!("unexpected character {:?} in map at row {} column {}", ch, r + 1, c + 1)),
             };
             cells[i] = cell;
             goals[i] = goal;
@@ -147,11 +133,7 @@ pub fn parse_map(map: &str) -> Result<Board, String> {
         return Err("no boxes in map".to_string());
     }
     if board.box_count() > board.goal_count() {
-        return Err(format!(
-            "more boxes ({}) than goals ({}) in map",
-            board.box_count(),
-            board.goal_count()
-        ));
+        return Err(format!("more boxes ({}) than goals ({}) in map", board.box_count(), board.goal_count()));
     }
     Ok(board)
 }
@@ -183,20 +165,13 @@ pub fn replay(map: &str, moves: &str) -> Result<Replay, String> {
         if board.boxes[next] {
             let beyond = board.step(next, dr, dc);
             match board.cell(beyond) {
-                Cell::Void => {
-                    return Err(format!("move {} {:?} pushes a box off the map", n, ch))
-                }
-                Cell::Wall => {
-                    return Err(format!("move {} {:?} pushes a box into a wall", n, ch))
-                }
+                Cell::Void => return Err(format!("move {} {:?} pushes a box off the map", n, ch)),
+                Cell::Wall => return Err(format!("move {} {:?} pushes a box into a wall", n, ch)),
                 Cell::Floor => {}
             }
             let beyond = beyond.expect("floor cells are inside the grid");
             if board.boxes[beyond] {
-                return Err(format!(
-                    "move {} {:?} pushes a box into another box",
-                    n, ch
-                ));
+                return Err(format!("move {} {:?} pushes a box into another box", n, ch));
             }
             board.boxes[next] = false;
             board.boxes[beyond] = true;
@@ -207,10 +182,7 @@ pub fn replay(map: &str, moves: &str) -> Result<Replay, String> {
     }
     let off = board.boxes_off_goal();
     if off > 0 {
-        return Err(format!(
-            "boxes not all on goals at the end ({} off goal)",
-            off
-        ));
+        return Err(format!("boxes not all on goals at the end ({} off goal)", off));
     }
     Ok(Replay { moves: count, pushes })
 }
@@ -252,18 +224,12 @@ mod tests {
     #[test]
     fn pushing_box_into_wall_is_illegal() {
         // After R the box sits on the goal next to the wall; a second R pushes it into the wall.
-        assert_eq!(
-            replay(LINE, "RR"),
-            Err("move 2 'R' pushes a box into a wall".into())
-        );
+        assert_eq!(replay(LINE, "RR"), Err("move 2 'R' pushes a box into a wall".into()));
     }
 
     #[test]
     fn pushing_box_into_box_is_illegal() {
-        assert_eq!(
-            replay(TWO, "R"),
-            Err("move 1 'R' pushes a box into another box".into())
-        );
+        assert_eq!(replay(TWO, "R"), Err("move 1 'R' pushes a box into another box".into()));
     }
 
     #[test]
@@ -277,14 +243,8 @@ mod tests {
     #[test]
     fn unfinished_answer_is_wrong() {
         let room = "#######\n#     #\n# @$ .#\n#     #\n#######\n";
-        assert_eq!(
-            replay(room, "R"),
-            Err("boxes not all on goals at the end (1 off goal)".into())
-        );
-        assert_eq!(
-            replay(TWO, ""),
-            Err("boxes not all on goals at the end (2 off goal)".into())
-        );
+        assert_eq!(replay(room, "R"), Err("boxes not all on goals at the end (1 off goal)".into()));
+        assert_eq!(replay(TWO, ""), Err("boxes not all on goals at the end (2 off goal)".into()));
     }
 
     #[test]
@@ -292,15 +252,9 @@ mod tests {
         assert_eq!(replay(LINE, "R\r\n"), Ok(Replay { moves: 1, pushes: 1 }));
         assert_eq!(replay(LINE, "R  \n\n"), Ok(Replay { moves: 1, pushes: 1 }));
         assert_eq!(replay(LINE, "x"), Err("unexpected character 'x' at 1".into()));
-        assert_eq!(
-            replay(LINE, " R"),
-            Err("unexpected character ' ' at 1".into())
-        );
+        assert_eq!(replay(LINE, " R"), Err("unexpected character ' ' at 1".into()));
         // A second line (e.g. debug output on stdout) is junk too.
-        assert_eq!(
-            replay(LINE, "R\nsolved!\n"),
-            Err("unexpected character '\\n' at 2".into())
-        );
+        assert_eq!(replay(LINE, "R\nsolved!\n"), Err("unexpected character '\\n' at 2".into()));
     }
 
     #[test]
@@ -309,10 +263,7 @@ mod tests {
         assert_eq!(replay(solved, ""), Ok(Replay { moves: 0, pushes: 0 }));
         assert_eq!(replay(solved, "\n"), Ok(Replay { moves: 0, pushes: 0 }));
         // Walking without touching the box keeps it solved.
-        assert_eq!(
-            replay("######\n#@ * #\n######\n", "R"),
-            Ok(Replay { moves: 1, pushes: 0 })
-        );
+        assert_eq!(replay("######\n#@ * #\n######\n", "R"), Ok(Replay { moves: 1, pushes: 0 }));
     }
 
     #[test]
@@ -328,16 +279,10 @@ mod tests {
 
     #[test]
     fn bad_maps_are_reported() {
-        assert_eq!(
-            replay("###\n#$#\n###\n", ""),
-            Err("bad map: no player in map".into())
-        );
+        assert_eq!(replay("###\n#$#\n###\n", ""), Err("bad map: no player in map".into()));
         assert!(replay("#####\n#@x.#\n#####", "R")
             .unwrap_err()
             .contains("unexpected character 'x' in map at row 2 column 3"));
-        assert_eq!(
-            replay("#####\n#@$$.#\n#####", "R"),
-            Err("bad map: more boxes (2) than goals (1) in map".into())
-        );
+        assert_eq!(replay("#####\n#@$$.#\n#####", "R"), Err("bad map: more boxes (2) than goals (1) in map".into()));
     }
 }

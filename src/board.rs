@@ -497,7 +497,7 @@ impl Board {
 /// Per (cell, side) state of `sides` (`side_distances` over `m` sources), the sources it
 /// reaches as a bit set of `(m + 63) / 64` words.
 fn reachable_sets(sides: &[u16], m: usize) -> Vec<u64> {
-    let words = (m + 63) / 64;
+    let words = m.div_ceil(64);
     let mut sets = vec![0u64; sides.len() / m.max(1) * words];
     for (state, row) in sides.chunks(m.max(1)).enumerate() {
         for (j, &d) in row.iter().enumerate() {

@@ -192,7 +192,7 @@ fn is_dead(
         return inside.into_iter().any(|c| inner.dead_from(&inner.dead_fwd_sides, c, p));
     }
     // Each box needs a goal of its own among those it can reach from the player's side.
-    let words = (inner.goals.len() + 63) / 64;
+    let words = inner.goals.len().div_ceil(64);
     scratch.sets.clear();
     scratch.sets.extend(inside.map(|c| (c as usize * 4 + inner.side_towards(c, p)) * words));
     !scratch.all_placed(&walled.goal_sets, words, inner.goals.len())

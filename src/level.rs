@@ -240,7 +240,7 @@ mod tests {
     fn size_limits_are_named() {
         let wide = format!("#@$.{}\n", " ".repeat(MAX_SIDE));
         assert!(Level::parse(&wide).unwrap_err().to_string().contains("limit is 256 columns"));
-        let tall = "#@$.#\n".repeat(1) + &"#\n".repeat(MAX_SIDE);
+        let tall = "#@$.#\n".to_string() + &"#\n".repeat(MAX_SIDE);
         assert!(Level::parse(&tall).unwrap_err().to_string().contains("limit is 256 rows"));
         let huge = " ".repeat(MAX_INPUT_BYTES + 1);
         assert!(Level::parse(&huge).unwrap_err().to_string().contains("limit is"));

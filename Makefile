@@ -15,8 +15,9 @@ help:
 	@echo "  make solve [MAP=file]   solve one map (default $(MAP)) with target/release/sokoban"
 	@echo "  make test               cargo test --release: unit tests, integration tests and"
 	@echo "                          the single-file check (tests/submission.rs)"
-	@echo "  make submission         write $(DIST)/sokoban.rs (one file for the judge) and build it"
-	@echo "                          with plain rustc -O --edition 2021"
+	@echo "  make submission         write $(DIST)/sokoban.rs (the judge file: one file, tests,"
+	@echo "                          comments and people-only code left out) and build it like"
+	@echo "                          the judge: rustc -O --crate-type bin --edition=2021"
 	@echo "  make bench              run the benchmark (tools/bench.sh)"
 	@echo "  make signature          print the deterministic node-count signature"
 	@echo "  make clean              remove target/ and $(DIST)/"
@@ -33,8 +34,9 @@ test:
 submission:
 	$(CARGO) build --release --bin bundle
 	target/release/bundle src/main.rs $(DIST)/sokoban.rs
-	$(RUSTC) -O --edition 2021 -o $(DIST)/sokoban $(DIST)/sokoban.rs
-	@echo "submission: $(DIST)/sokoban.rs ($$(wc -c < $(DIST)/sokoban.rs | tr -d " ") bytes, $$(wc -l < $(DIST)/sokoban.rs | tr -d " ") lines); built $(DIST)/sokoban"
+	$(RUSTC) -O --crate-type bin --edition=2021 -o $(DIST)/sokoban $(DIST)/sokoban.rs
+	@size=$$(wc -c < $(DIST)/sokoban.rs | tr -d " "); \
+	echo "submission: $(DIST)/sokoban.rs, $$size bytes of the judge's 128000 ($$((128000 - size)) to spare); built $(DIST)/sokoban"
 
 bench:
 	bash tools/bench.sh

@@ -220,9 +220,7 @@ pub fn signature(nodes: u64) -> Vec<(&'static str, u64, bool)> {
             let count = report.forward.expanded
                 + report.forward.generated
                 + report.backward.expanded
-                + report.backward.generated
-                + report.bridge.expanded
-                + report.bridge.generated;
+                + report.backward.generated;
             (*name, count, matches!(report.verdict, Verdict::Solved(_)))
         })
         .collect()

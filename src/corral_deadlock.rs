@@ -35,8 +35,6 @@ const ALIASES_UP_TO: usize = 1 << 20;
 type Key = [Cell; MAX_BARRIER + 1];
 
 pub struct CorralDeadlocks {
-    /// Take in the boxes touching the barrier too (see `corral_dead`).
-    cluster: bool,
     /// Barrier boxes (sorted) and a cell of the player's area (its smallest, or where a
     /// position had him) -> dead.
     cache: HashMap<Key, bool>,
@@ -56,9 +54,8 @@ pub struct CorralDeadlocks {
 }
 
 impl CorralDeadlocks {
-    pub fn new(cells: usize, cluster: bool) -> CorralDeadlocks {
+    pub fn new(cells: usize) -> CorralDeadlocks {
         CorralDeadlocks {
-            cluster,
             cache: HashMap::new(),
             occupied: vec![false; cells],
             reach: Reach::new(cells),
@@ -73,10 +70,6 @@ impl CorralDeadlocks {
         }
     }
 
-    pub fn cluster(&self) -> bool {
-        self.cluster
-    }
-
     /// Is any corral labelled by the last `corrals.analyse` of this position (`boxes`,
     /// the player on `player`) a proven deadlock?
     pub fn any_dead(&mut self, board: &Board, corrals: &Corrals, boxes: &[Cell], player: Cell) -> bool {
@@ -87,24 +80,6 @@ impl CorralDeadlocks {
         corrals.barrier_of(board, boxes, k, &mut self.barrier);
         if self.barrier.len() > MAX_BARRIER {
             return false;
-        }
-        // Boxes touching the barrier often pin it (the player can get behind a barrier box
-        // only once they move): taking them in as well, while there is room, proves more.
-        // It also changes which nodes the search wastes turns on, and so which levels
-        // fall quickly: the portfolio runs it in some phases only.
-        let mut grown = self.cluster;
-        while grown && self.barrier.len() < MAX_BARRIER {
-            grown = false;
-            for &b in boxes {
-                if self.barrier.len() == MAX_BARRIER {
-                    break;
-                }
-                let touches = board.nbr[b as usize].iter().any(|t| *t != NONE && self.barrier.contains(t));
-                if touches && !self.barrier.contains(&b) {
-                    self.barrier.push(b);
-                    grown = true;
-                }
-            }
         }
         let work = self.barrier.iter().any(|&b| !board.is_goal[b as usize]);
         if !work {
@@ -254,7 +229,7 @@ mod tests {
         assert!(!solvable(&board, &boxes, board.start_player));
         let (_, corrals) = corrals_at_start(&board);
         assert_eq!(corrals.count(), 1);
-        let mut searcher = CorralDeadlocks::new(board.n, false);
+        let mut searcher = CorralDeadlocks::new(board.n);
         assert!(searcher.any_dead(&board, &corrals, &boxes, board.start_player));
         assert!(searcher.nodes < SEALED_NODE_LIMIT as u64, "{} positions", searcher.nodes);
     }
@@ -274,21 +249,19 @@ mod tests {
             tried += 1;
             let boxes = board.start_boxes.clone();
             let (reach, corrals) = corrals_at_start(&board);
-            for cluster in [false, true] {
-                let mut searcher = CorralDeadlocks::new(board.n, cluster);
-                let dead = searcher.any_dead(&board, &corrals, &boxes, board.start_player);
-                if dead {
-                    proven += 1;
-                    let solvable = solvable(&board, &boxes, board.start_player);
-                    assert!(!solvable, "called dead but solvable:\n{}", text);
-                }
-                // Anywhere in his area the player gets the same verdict, from the cache.
-                let searches = searcher.searches;
-                for c in (0..board.n as Cell).filter(|&c| reach.reached(c)) {
-                    assert_eq!(searcher.any_dead(&board, &corrals, &boxes, c), dead, "{}", text);
-                }
-                assert_eq!(searcher.searches, searches);
+            let mut searcher = CorralDeadlocks::new(board.n);
+            let dead = searcher.any_dead(&board, &corrals, &boxes, board.start_player);
+            if dead {
+                proven += 1;
+                let solvable = solvable(&board, &boxes, board.start_player);
+                assert!(!solvable, "called dead but solvable:\n{}", text);
             }
+            // Anywhere in his area the player gets the same verdict, from the cache.
+            let searches = searcher.searches;
+            for c in (0..board.n as Cell).filter(|&c| reach.reached(c)) {
+                assert_eq!(searcher.any_dead(&board, &corrals, &boxes, c), dead, "{}", text);
+            }
+            assert_eq!(searcher.searches, searches);
         }
         assert!(proven >= 10, "only {} dead corrals found", proven);
     }

@@ -6,7 +6,6 @@
 mod bench;
 mod board;
 mod bound;
-mod bridge;
 mod budget;
 mod corral;
 mod corral_deadlock;
@@ -31,6 +30,7 @@ use std::time::Instant;
 
 use budget::Budget;
 use level::Level;
+#[cfg(not(judge))]
 use search::{Mode, Priority};
 use solver::{Options, Verdict};
 
@@ -38,6 +38,17 @@ use solver::{Options, Verdict};
 /// equal to Cargo.toml's version.
 const VERSION: &str = "0.1.0";
 
+/// The judge file's help: it keeps only the options the judge and a comparison need.
+#[cfg(judge)]
+const USAGE: &str = "\
+sokoban - solve one Sokoban map (the judge file: see the full build for every option)
+
+USAGE:
+    sokoban [-t SECONDS] [--nodes N] [--memory MB] < MAP
+    sokoban bench [--nodes N]
+";
+
+#[cfg(not(judge))]
 const USAGE: &str = "\
 sokoban - solve one Sokoban map
 
@@ -75,13 +86,6 @@ OPTIONS:
         --no-strict-rooms      let boxes enter goal rooms out of packing order
         --no-tunnel-macro      push boxes through tunnels one step at a time
         --no-packing-macro     never push a box to a room's next goal in one move
-        --bridge               add a third search aimed at the backward side's
-                               closest node (off by default: it won no level
-                               on the sample sets, see BENCHMARKS.md;
-                               --no-bridge: off)
-        --seeds                add six short searches that differ only in
-                               how ties break (off by default: they solved
-                               no level more)
         --no-advisor-weights   feature cells always serve the best bound first
                                (no phase orders them by FESS advisor weight)
         --phase N              run only the portfolio's Nth phase (numbered as
@@ -103,6 +107,7 @@ struct Cli {
     nodes: Option<u64>,
     memory_mb: usize,
     lurd: bool,
+    #[cfg(not(judge))]
     stats: bool,
 }
 
@@ -112,8 +117,15 @@ fn positive_whole(v: &str) -> Option<u64> {
 }
 
 fn parse_args(args: &[String]) -> Result<Cli, String> {
-    let mut cli =
-        Cli { options: Options::default(), time_limit: 10.0, nodes: None, memory_mb: 700, lurd: false, stats: false };
+    let mut cli = Cli {
+        options: Options::default(),
+        time_limit: 10.0,
+        nodes: None,
+        memory_mb: 700,
+        lurd: false,
+        #[cfg(not(judge))]
+        stats: false,
+    };
     let mut i = 0;
     let value = |i: &mut usize, name: &str| -> Result<String, String> {
         *i += 1;
@@ -143,49 +155,63 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
                     .filter(|m| (16..=16384).contains(m))
                     .ok_or_else(|| format!("--memory wants megabytes between 16 and 16384, not {:?}", v))?;
             }
-            "--lurd" => cli.lurd = true,
-            "--stats" => cli.stats = true,
-            "--search" => {
-                let v = value(&mut i, a)?;
-                cli.options.mode = match v.as_str() {
-                    "bidir" | "bidirectional" => Mode::Bidirectional,
-                    "forward" => Mode::Forward,
-                    "backward" => Mode::Backward,
-                    _ => return Err(format!("--search wants bidir, forward or backward, not {:?}", v)),
-                };
-            }
-            "--priority" => {
-                let v = value(&mut i, a)?;
-                cli.options.priority = Some(match v.as_str() {
-                    "greedy" => Priority::Greedy,
-                    "astar" => Priority::AStar,
-                    "features" => Priority::Features,
-                    "alternate" => Priority::Alternation,
-                    _ => return Err(format!("--priority wants greedy, astar, features or alternate, not {:?}", v)),
-                });
-            }
-            "--no-freeze" => cli.options.switches.freeze = false,
-            "--no-matching" => cli.options.switches.matching = false,
-            "--no-corral" => cli.options.switches.corral = false,
-            "--no-goal-macro" => cli.options.switches.goal_macro = false,
-            "--no-strict-rooms" => cli.options.switches.strict_rooms = false,
-            "--no-tunnel-macro" => cli.options.switches.tunnel_macro = false,
-            "--no-packing-macro" => cli.options.switches.packing_macro = false,
-            "--bridge" => cli.options.switches.bridge = true,
-            "--no-bridge" => cli.options.switches.bridge = false,
-            "--seeds" => cli.options.seeds = true,
-            "--no-advisor-weights" => cli.options.advisor_weights = false,
-            "--phase" => {
-                let v = value(&mut i, a)?;
-                let n = positive_whole(&v).and_then(|n| usize::try_from(n).ok());
-                let why = || format!("--phase wants a phase number from 1 (see --stats), not {:?}", v);
-                cli.options.only_phase = Some(n.ok_or_else(why)?);
-            }
+            _ if people_option(&mut cli, a, &mut || value(&mut i, a))? => {}
             _ => return Err(format!("unknown option {:?} (see --help)", a)),
         }
         i += 1;
     }
     Ok(cli)
+}
+
+/// The judge file has none of the options for people (`people_option`).
+#[cfg(judge)]
+fn people_option(_: &mut Cli, _: &str, _: &mut dyn FnMut() -> Result<String, String>) -> Result<bool, String> {
+    Ok(false)
+}
+
+/// Options for people measuring or reading the search; `false` if `a` is none of them.
+/// `value` takes the option's argument.
+#[cfg(not(judge))]
+fn people_option(cli: &mut Cli, a: &str, value: &mut dyn FnMut() -> Result<String, String>) -> Result<bool, String> {
+    match a {
+        "--lurd" => cli.lurd = true,
+        "--stats" => cli.stats = true,
+        "--search" => {
+            let v = value()?;
+            cli.options.mode = match v.as_str() {
+                "bidir" | "bidirectional" => Mode::Bidirectional,
+                "forward" => Mode::Forward,
+                "backward" => Mode::Backward,
+                _ => return Err(format!("--search wants bidir, forward or backward, not {:?}", v)),
+            };
+        }
+        "--priority" => {
+            let v = value()?;
+            cli.options.priority = Some(match v.as_str() {
+                "greedy" => Priority::Greedy,
+                "astar" => Priority::AStar,
+                "features" => Priority::Features,
+                "alternate" => Priority::Alternation,
+                _ => return Err(format!("--priority wants greedy, astar, features or alternate, not {:?}", v)),
+            });
+        }
+        "--no-freeze" => cli.options.switches.freeze = false,
+        "--no-matching" => cli.options.switches.matching = false,
+        "--no-corral" => cli.options.switches.corral = false,
+        "--no-goal-macro" => cli.options.switches.goal_macro = false,
+        "--no-strict-rooms" => cli.options.switches.strict_rooms = false,
+        "--no-tunnel-macro" => cli.options.switches.tunnel_macro = false,
+        "--no-packing-macro" => cli.options.switches.packing_macro = false,
+        "--no-advisor-weights" => cli.options.advisor_weights = false,
+        "--phase" => {
+            let v = value()?;
+            let n = positive_whole(&v).and_then(|n| usize::try_from(n).ok());
+            let why = || format!("--phase wants a phase number from 1 (see --stats), not {:?}", v);
+            cli.options.only_phase = Some(n.ok_or_else(why)?);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
 }
 
 fn fail(code: u8, message: &str) -> ExitCode {
@@ -235,9 +261,8 @@ fn main() -> ExitCode {
     let mut budget = Budget::new(start, cli.time_limit, cli.memory_mb << 20);
     budget.node_limit = cli.nodes;
     let report = solver::solve(&level, &cli.options, &budget);
-    if cli.stats {
-        print_stats(&report, &budget);
-    }
+    #[cfg(not(judge))]
+    print_stats(cli.stats, &report, &budget);
     match report.verdict {
         Verdict::Solved(moves) => {
             let line = solution::format(&moves, cli.lurd);
@@ -259,15 +284,17 @@ fn main() -> ExitCode {
     }
 }
 
-fn print_stats(r: &solver::Report, budget: &Budget) {
+/// `--stats`: what the search did, on standard error.
+#[cfg(not(judge))]
+fn print_stats(wanted: bool, r: &solver::Report, budget: &Budget) {
+    if !wanted {
+        return;
+    }
     eprintln!("cells {}  boxes {}  time {:.3} s", r.cells, r.boxes, budget.elapsed());
     for room in &r.rooms {
         eprintln!("{}", room);
     }
-    for (name, s) in [("forward", &r.forward), ("backward", &r.backward), ("bridge", &r.bridge)] {
-        if name == "bridge" && s.expanded == 0 {
-            continue;
-        }
+    for (name, s) in [("forward", &r.forward), ("backward", &r.backward)] {
         eprintln!(
             concat!(
                 "{:<8} expanded {:>9}  generated {:>9}  duplicates {:>9}  dead: freeze {:>8} side {:>8} ",
@@ -297,9 +324,6 @@ fn print_stats(r: &solver::Report, budget: &Budget) {
         if s.best_h != i32::MAX {
             eprintln!("{:<8} closest: bound {} pushes, {} of {} boxes on target", "", s.best_h, s.most_packed, r.boxes);
         }
-    }
-    if r.bridge.expanded > 0 {
-        eprintln!("{:<8} {} targets (the backward side's closest nodes)", "", r.bridge_targets);
     }
     for (number, name, ended) in &r.phases {
         eprintln!("phase {:>2}  {:<40} ended at {:.3} s", number, name, ended);

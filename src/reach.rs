@@ -396,7 +396,9 @@ impl Areas {
         n
     }
 
-    /// Does the latest `child`'s player area hold cell `x`?
+    /// Does the latest `child`'s player area hold cell `x`? (The tests check the labels
+    /// against a flood with it.)
+    #[cfg(test)]
     pub fn child_reaches(&self, occupied: &[bool], x: Cell) -> bool {
         if x == self.to {
             return false;

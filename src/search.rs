@@ -70,22 +70,12 @@ pub struct Switches {
     pub strict_rooms: bool,
     /// Push a box near a room's next goal all the way there in one move (an extra child).
     pub packing_macro: bool,
-    /// A third search from the start aimed at the backward side's closest node (`bridge`).
-    /// Off by default: once it starts it takes a third of the expansions, and it has
-    /// won no level on the sample sets lately (BENCHMARKS.md). With phases sharing their
-    /// backward side it starts in more phases, as that side gets near the start sooner.
-    pub bridge: bool,
     /// Forward expansions for each backward one (at least 1). The backward side is shared
     /// by the phases and carried on from one to the next, so a phase whose forward search
     /// does well alone can leave it few turns and lose nothing it stored.
     pub forward_turns: u32,
     /// Backward expansions in each of the backward side's turns (at least 1).
     pub backward_turns: u32,
-    /// Corral searches take in the boxes touching the barrier (`corral_deadlock`).
-    pub corral_cluster: bool,
-    /// 0: children in the natural order of boxes and directions; otherwise the order
-    /// is rotated per layout by this seed, which breaks ties among equal ranks otherwise.
-    pub seed: u64,
     /// Forward feature cells serve their nodes by advisor weight (FESS): the pushes on
     /// the path that neither packed a box nor joined two floor areas.
     pub advisor_weights: bool,
@@ -116,11 +106,8 @@ impl Default for Switches {
             tunnel_macro: true,
             strict_rooms: true,
             packing_macro: true,
-            bridge: false,
             forward_turns: 1,
             backward_turns: 1,
-            corral_cluster: false,
-            seed: 0,
             advisor_weights: false,
             box_move_weights: false,
             hotspot_weights: false,
@@ -376,13 +363,6 @@ pub struct Side<'a> {
     target_index: Vec<u16>,
     boxes: Vec<Cell>,
     key: Vec<Cell>,
-    /// Prune to the pushes of a PI-corral. Sound for reaching the goals, not for reaching
-    /// a given state, so a bridge (see `Bridge`) keeps every push.
-    pub(crate) corral_cuts: bool,
-    /// Backward only: the stored node of the lowest bound (latest among equals) among
-    /// those whose player area holds the start player's cell, and that bound (a target
-    /// for the `bridge`).
-    pub closest: Option<(u32, i32)>,
     /// Forward only: the `WAYPOINTS` stored nodes with the most boxes on target (the first
     /// found among equals), with those counts.
     most_packed: Vec<(u32, u16)>,
@@ -515,7 +495,7 @@ impl<'a> Side<'a> {
             goal_cut: GoalCut::new(board.n),
             frozen_walls: Vec::new(),
             corrals: Corrals::new(board.n),
-            corral_deadlocks: CorralDeadlocks::new(board.n, switches.corral_cluster),
+            corral_deadlocks: CorralDeadlocks::new(board.n),
             frozen_off: FrozenWalls::new(board.n),
             parent_match: Matching::new(nboxes),
             child_match: Matching::new(nboxes),
@@ -539,8 +519,6 @@ impl<'a> Side<'a> {
             target_index,
             boxes: Vec::with_capacity(nboxes),
             key: Vec::with_capacity(nboxes + 1),
-            corral_cuts: true,
-            closest: None,
             most_packed: Vec::new(),
             overflowed: false,
             incomplete: false,
@@ -1009,24 +987,6 @@ mod tests {
     }
 
     #[test]
-    fn a_seed_changes_the_order_of_the_children_not_the_children() {
-        let text = "########\n#@     #\n# $ $  #\n#  $ ..#\n#    .##\n########\n";
-        let seeded = |seed| Switches { seed, packing_macro: false, ..Switches::default() };
-        let (_, natural) = layouts_after_one_expansion(text, seeded(0));
-        assert!(natural.len() > 4, "{:?}", natural);
-        let mut reordered = 0;
-        for seed in 1..=8 {
-            let (_, layouts) = layouts_after_one_expansion(text, seeded(seed));
-            reordered += (layouts != natural) as usize;
-            let (mut a, mut b) = (layouts.clone(), natural.clone());
-            a.sort();
-            b.sort();
-            assert_eq!(a, b, "seed {}", seed);
-        }
-        assert!(reordered > 0);
-    }
-
-    #[test]
     fn a_push_no_advisor_suggests_weighs_one_more_than_its_parent() {
         let map = "#######\n#     #\n#     #\n#@$.  #\n#     #\n#     #\n#######\n";
         let Fixture { board, zobrist, packing } = Fixture::of(map);
@@ -1194,7 +1154,7 @@ mod tests {
         let memory = 1 << 22;
         let mut carried = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
         let mut expanded = 0;
-        let lessons = &mut Lessons::new(&board, false);
+        let lessons = &mut Lessons::new(&board);
         for _ in 0..3 {
             let budget = Budget::nodes(50, memory);
             let sides = Backward::one(&mut carried);
@@ -1224,7 +1184,7 @@ mod tests {
         let mode = Mode::Bidirectional;
         let ranking = (Priority::Alternation, 0);
         let memory = 1 << 22;
-        let lessons = &mut Lessons::new(&board, false);
+        let lessons = &mut Lessons::new(&board);
         let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
         let second_side = || second_backward_side(&board, &zobrist, &packing, ranking, switches, memory);
         let mut second = with_second.then(second_side);
@@ -1315,7 +1275,7 @@ mod tests {
         let switches = Switches { whole_box_moves: true, packing_macro: false, ..Switches::default() };
         let ranking = (Priority::Greedy, 0);
         let memory = 1 << 22;
-        let lessons = &mut Lessons::new(&board, false);
+        let lessons = &mut Lessons::new(&board);
         let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
         let budget = Budget::nodes(100, memory);
         let sides = Backward::one(&mut bwd);
@@ -1340,7 +1300,7 @@ mod tests {
         let Fixture { board, zobrist, packing } = Fixture::of(text);
         let switches = Switches { packing_macro: false, ..Switches::default() };
         let (mode, ranking, memory) = (Mode::Forward, (Priority::Greedy, 0), 1 << 22);
-        let lessons = &mut Lessons::new(&board, false);
+        let lessons = &mut Lessons::new(&board);
         let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
         let budget = Budget::nodes(3, memory);
         let sides = Backward::one(&mut bwd);
@@ -1369,7 +1329,7 @@ mod tests {
         let text = "######\n#@  .#\n# $  #\n#$  .#\n######\n";
         let Fixture { board, zobrist, packing } = Fixture::of(text);
         let (mode, switches, ranking, memory) = (Mode::Forward, Switches::default(), (Priority::Greedy, 0), 1 << 20);
-        let lessons = &mut Lessons::new(&board, false);
+        let lessons = &mut Lessons::new(&board);
         let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
         let boxes = vec![board.cell_at(2, 2), board.cell_at(1, 3)];
         let stuck = Waypoint { boxes, player: board.start_player, pushes: vec![] };
@@ -1394,7 +1354,7 @@ mod tests {
         let (mode, switches) = (Mode::Bidirectional, Switches::default());
         let ranking = (Priority::Alternation, 0);
         let memory = 1 << 24;
-        let lessons = &mut Lessons::new(&board, false);
+        let lessons = &mut Lessons::new(&board);
         let mut once = || {
             let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
             let budget = Budget::nodes(4000, memory);
@@ -1406,33 +1366,5 @@ mod tests {
         assert_eq!(first.forward.generated, second.forward.generated);
         assert_eq!(first.forward.dead_corral_search, second.forward.dead_corral_search);
         assert!(second.forward.corral_searches * 4 < first.forward.corral_searches);
-    }
-
-    #[test]
-    fn the_backward_sides_closest_node_lets_the_player_walk_to_his_start() {
-        // Pillars and boxes cut this floor into pockets: many pulls split an area, and
-        // counting a child's areas floods beyond the player's own.
-        let map = "##########\n#   #  . #\n# $  $   #\n# #  ## .#\n#  $ #   #\n##  @  . #\n #   # ###\n #####\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(map);
-        let ranking = (Priority::Alternation, 0);
-        let switches = Switches::default();
-        let mut side = Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, switches, 1 << 22);
-        let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
-        side.add_solved_roots();
-        let nb = board.start_boxes.len();
-        let mut checked = 0;
-        for _ in 0..400 {
-            side.expand(&other, &Budget::nodes(1 << 20, 1 << 22));
-            if let Some((node, _)) = side.closest {
-                let key = side.table.key(node).to_vec();
-                let mut occupied = vec![false; board.n];
-                key[..nb].iter().for_each(|&b| occupied[b as usize] = true);
-                let mut reach = Reach::new(board.n);
-                reach.fill(&board, &occupied, key[nb]);
-                assert!(reach.reached(board.start_player), "closest node {} cuts the player off", node);
-                checked += 1;
-            }
-        }
-        assert!(checked > 100, "only {} closest nodes in {} expansions", checked, side.stats.expanded);
     }
 }

@@ -15,9 +15,6 @@ pub struct Options {
     /// `None`: each phase of the portfolio takes its own order.
     pub priority: Option<Priority>,
     pub switches: Switches,
-    /// The seeded short searches run too (see `schedule`); off by default, as they
-    /// solved no level more.
-    pub seeds: bool,
     /// Some phases order their feature cells by advisor weight (see `schedule`).
     pub advisor_weights: bool,
     /// Run only this phase of the portfolio (1 = the first), with the whole budget, for
@@ -32,7 +29,6 @@ impl Default for Options {
             mode: Mode::Bidirectional,
             priority: None,
             switches: Switches::default(),
-            seeds: false,
             advisor_weights: true,
             only_phase: None,
         }
@@ -58,9 +54,6 @@ pub struct Report {
     pub verdict: Verdict,
     pub forward: Stats,
     pub backward: Stats,
-    /// The bridge searches' figures (see `bridge`), and how many targets they had.
-    pub bridge: Stats,
-    pub bridge_targets: u32,
     pub cells: usize,
     pub boxes: usize,
     /// Each phase run: its number in the portfolio (from 1), what it was and when it
@@ -76,8 +69,6 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
         verdict: Verdict::OutOfTime,
         forward: Stats::default(),
         backward: Stats::default(),
-        bridge: Stats::default(),
-        bridge_targets: 0,
         cells: 0,
         boxes: 0,
         phases: Vec::new(),
@@ -125,16 +116,12 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
 #[derive(Clone, Copy)]
 struct Phase {
     strict: bool,
-    /// Corral searches take in the boxes touching the barrier.
-    cluster: bool,
     /// Boxes may go to a room's next goal in one move (forward).
     packing_macro: bool,
     /// Rankings of the forward and the backward side.
     ranking: (Ranking, Ranking),
     /// Share of the time still left when the phase starts.
     share: f64,
-    /// Tie-breaking seed (see `Switches::seed`).
-    seed: u64,
     /// Feature cells serve nodes by advisor weight (see `Switches::advisor_weights`).
     weighted: bool,
     /// ... counting box moves, not pushes (see `Switches::box_move_weights`).
@@ -178,12 +165,6 @@ impl Phase {
         if self.ranking.0 .0 == FEATURES {
             name += ", feature cells only";
         }
-        if self.cluster {
-            name += ", clustered corrals";
-        }
-        if self.seed != 0 {
-            name += &format!(", seed {}", self.seed);
-        }
         if self.forward_turns > 1 {
             name += &format!(", {} forward expansions to a backward one", self.forward_turns);
         }
@@ -221,12 +202,8 @@ impl Phase {
 /// counted as packed only in the room's packing order, FESS's packing feature, solved
 /// levels until the cells counted boxes in doorways; then it solved none, and its time
 /// went to the strict phase.)
-/// Without weights, the plain one and one whose corral searches take in the boxes around
-/// each corral too; with them, the clustered one solves no level the weighted ones miss
-/// and does not run, and the plain one runs briefly second (`PLAIN_SHORT`). When asked
-/// for, a few more differ from the plain one only in how ties break (their seeds). Each
-/// seed solves its levels within about 0.3 s or not at all, and since the weighted searches came they solve
-/// none the others miss. The strict phase keeps 98% of what is left after the short
+/// Without weights, the plain one alone; with them, the plain one runs briefly second
+/// (`PLAIN_SHORT`). The strict phase keeps 98% of what is left after the short
 /// searches: it solves levels up to its very end (xsokoban 41 at 9.2-9.5 s), while the
 /// last phase, which weighs too, by pushes, solved no level after it lately.
 ///
@@ -255,11 +232,9 @@ const GREEDY: Priority = Priority::Greedy;
 const FEATURES: Priority = Priority::Features;
 const SHORT: Phase = Phase {
     strict: false,
-    cluster: false,
     packing_macro: true,
     ranking: ((ALT, 0), (ALT, 1)),
     share: 0.1,
-    seed: 0,
     weighted: false,
     box_moves: false,
     hotspots: false,
@@ -315,14 +290,9 @@ const FEATURES_SHORT: f64 = 0.41;
 /// the time after the first search. Timed, it changed no other count there or on xsokoban;
 /// at a fixed million expansions it lost Mas Sasquatch 16, which sits at the deadline.
 const PLAIN_SHORT: f64 = 0.05;
-/// Seeded short searches: how many, and each one's share of the time left when it
-/// starts on room-less levels.
-const SEEDS: u64 = 6;
-const SEEDED_SHARE: f64 = 0.04;
-
-/// The phases for a level with ordered goal rooms or without; with the seeded searches
-/// or without, and with advisor weights or without (switched off, they are not replaced).
-fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
+/// The phases for a level with ordered goal rooms or without, and with advisor weights
+/// or without (switched off, they are not replaced).
+fn schedule(rooms: bool, weights: bool) -> Vec<Phase> {
     let mut phases = Vec::new();
     if weights {
         let by_pushes = Phase { weighted: true, ..SHORT };
@@ -336,17 +306,12 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
         let features = Phase { ranking: ((FEATURES, 0), SHORT.ranking.1), share: FEATURES_SHORT, ..box_moves };
         phases.push(features);
     } else {
-        phases.extend([SHORT, Phase { cluster: true, ..SHORT }]);
+        phases.push(SHORT);
     }
-    let seeds = if seeds { SEEDS } else { 0 };
     if rooms {
-        // The strict phase solves levels up to its very end, so the seeds come after it
-        // and split what it leaves evenly with the last phase, which rarely solves one.
         phases.push(STRICT);
-        phases.extend((1..=seeds).map(|seed| Phase { seed, share: 1.0 / (seeds - seed + 2) as f64, ..SHORT }));
         phases.push(Phase { weighted: weights, ..LONG });
     } else {
-        phases.extend((1..=seeds).map(|seed| Phase { seed, share: SEEDED_SHARE, ..SHORT }));
         // Room-less levels keep the packing macros throughout.
         phases.push(Phase { share: 1.0, weighted: weights, ..SHORT });
     }
@@ -357,12 +322,11 @@ fn schedule(rooms: bool, seeds: bool, weights: bool) -> Vec<Phase> {
 /// room has a packing order to enforce.
 fn phases_for(packing: &Packing, options: &Options) -> Vec<Phase> {
     let strict_useful = options.switches.strict_rooms && packing.strict.iter().any(|&s| s);
-    schedule(strict_useful, options.seeds, options.advisor_weights)
+    schedule(strict_useful, options.advisor_weights)
 }
 
-/// Run `phases` (see `phases_for`) in order; a proof of unsolvability from any of them is final. Phases
-/// whose backward sides would search alike (the same ranking and seed) share one: all of
-/// them, unless seeds tell them apart. Each forward side takes over what the last one
+/// Run `phases` (see `phases_for`) in order; a proof of unsolvability from any of them is
+/// final. Phases whose backward sides would search alike (the same ranking) share one. Each forward side takes over what the last one
 /// proved (`search::Lessons`): on xsokoban 44 and 71 at 1,000,000 nodes that halves the
 /// positions the corral searches visit, the search itself unchanged. Some phases run a
 /// second backward side beside the shared one (`Phase::second_backward`).
@@ -375,8 +339,8 @@ fn portfolio(
     report: &mut Report,
 ) -> Outcome {
     let zobrist = Zobrist::new(board.n);
-    let mut backward: Option<((Ranking, u64), Side)> = None;
-    let mut lessons = search::Lessons::new(board, false);
+    let mut backward: Option<(Ranking, Side)> = None;
+    let mut lessons = search::Lessons::new(board);
     let mut outcome = Outcome::OutOfTime;
     let mut most_packed: Vec<search::Waypoint> = Vec::new();
     let mut second: Option<Side> = None;
@@ -391,9 +355,7 @@ fn portfolio(
         }
         let switches = Switches {
             strict_rooms: p.strict,
-            corral_cluster: p.cluster,
             packing_macro: options.switches.packing_macro && p.packing_macro,
-            seed: p.seed,
             advisor_weights: p.weighted,
             box_move_weights: p.box_moves,
             hotspot_weights: p.hotspots,
@@ -404,8 +366,7 @@ fn portfolio(
         };
         // A forced order is the same plain order for both sides in every phase.
         let (fwd_ranking, bwd_ranking) = options.priority.map_or(p.ranking, |o| ((o, 0), (o, 0)));
-        let same_backward = (bwd_ranking, p.seed);
-        if backward.as_ref().is_some_and(|(key, _)| *key != same_backward) {
+        if backward.as_ref().is_some_and(|(key, _)| *key != bwd_ranking) {
             retire(&mut backward, report);
         }
         let bwd = &mut backward
@@ -419,14 +380,11 @@ fn portfolio(
                     switches,
                     budget.memory_bytes,
                 );
-                (same_backward, side)
+                (bwd_ranking, side)
             })
             .1;
-        let used = report.forward.expanded + report.backward.expanded + report.bridge.expanded;
+        let used = report.forward.expanded + report.backward.expanded;
         let phase_budget = budget.share(p.share, used);
-        if lessons.cluster() != switches.corral_cluster {
-            lessons = search::Lessons::new(board, switches.corral_cluster);
-        }
         // Only the default rankings have feature cells for its children to wait in.
         let second_useful = p.second_backward && options.mode == Mode::Bidirectional && options.priority.is_none();
         if !second_useful {
@@ -443,8 +401,6 @@ fn portfolio(
         most_packed = run.most_packed;
         report.forward.add(&run.forward);
         report.backward.expanded += run.backward_expanded;
-        report.bridge.add(&run.bridge);
-        report.bridge_targets += run.bridge_targets;
         report.phases.push((number, p.name(), budget.elapsed()));
         outcome = run.outcome;
         if matches!(outcome, Outcome::Solved(_) | Outcome::Unsolvable) {
@@ -457,7 +413,7 @@ fn portfolio(
 }
 
 /// Drop a shared backward side, keeping its figures (its expansions are counted already).
-fn retire(backward: &mut Option<((Ranking, u64), Side)>, report: &mut Report) {
+fn retire(backward: &mut Option<(Ranking, Side)>, report: &mut Report) {
     retire_side(backward.take().map(|(_, side)| side), report);
 }
 
@@ -475,9 +431,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_schedule_spends_the_whole_budget_with_distinct_seeds() {
-        for (rooms, seeds, weights) in (0..8).map(|i| (i & 1 != 0, i & 2 != 0, i & 4 != 0)) {
-            let phases = schedule(rooms, seeds, weights);
+    fn every_schedule_spends_the_whole_budget() {
+        for (rooms, weights) in (0..4).map(|i| (i & 1 != 0, i & 2 != 0)) {
+            let phases = schedule(rooms, weights);
             assert!(phases.iter().all(|p| p.share > 0.0 && p.share <= 1.0));
             // Only the last phase takes all that is left: none runs after the deadline.
             assert_eq!(phases.last().unwrap().share, 1.0);
@@ -486,11 +442,6 @@ mod tests {
             assert!(phases.iter().all(|p| p.backward_turns >= 1));
             assert_eq!(phases.iter().any(|p| p.backward_turns > 1), rooms, "only the strict phase");
             assert!(phases[..phases.len() - 1].iter().all(|p| p.share < 1.0));
-            let mut seeded: Vec<u64> = phases.iter().map(|p| p.seed).filter(|&s| s != 0).collect();
-            let expected = if seeds { SEEDS } else { 0 };
-            assert_eq!(seeded.len() as u64, expected);
-            seeded.dedup();
-            assert_eq!(seeded.len() as u64, expected);
             assert_eq!(phases.iter().any(|p| p.strict), rooms);
             assert_eq!(phases.iter().any(|p| p.weighted), weights);
             assert_eq!(phases.iter().any(|p| p.box_moves), weights);
@@ -505,31 +456,6 @@ mod tests {
             if weights {
                 assert!(phases[0].weighted && !phases[1].weighted && !phases[1].strict);
             }
-        }
-    }
-
-    #[test]
-    fn seeded_searches_find_plans_that_replay() {
-        let text = "########\n#@     #\n# $ $  #\n#  $ ..#\n#    .##\n########\n";
-        let level = Level::parse(text).unwrap();
-        let board = Board::analyse(&level).unwrap();
-        let packing = Packing::analyse(&board);
-        let ranking = ((ALT, 0), (ALT, 0));
-        for seed in 0..=SEEDS {
-            let switches = Switches { seed, ..Switches::default() };
-            let budget = Budget::nodes(50_000, 1 << 24);
-            let zobrist = Zobrist::new(board.n);
-            let mode = Mode::Bidirectional;
-            let mut bwd = search::backward_side(&board, &zobrist, &packing, mode, ranking.1, switches, 1 << 24);
-            let lessons = &mut search::Lessons::new(&board, switches.corral_cluster);
-            let sides = search::Backward::one(&mut bwd);
-            let run = search::run(&board, &packing, &zobrist, mode, ranking.0, sides, lessons, switches, &budget, &[]);
-            let pushes = match run.outcome {
-                Outcome::Solved(p) => p,
-                other => panic!("seed {}: {:?}", seed, other),
-            };
-            let moves = solution::assemble(&board, &packing, &pushes).unwrap();
-            solution::replay(&level, &moves).unwrap();
         }
     }
 }

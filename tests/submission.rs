@@ -1,13 +1,15 @@
-//! The single-file check: what we submit to the judge must build and solve.
+//! The judge file: what we submit must fit the judge's code limit, build with plain
+//! rustc, and do what the full build does.
 //!
-//! 1. Run the `bundle` tool on `src/main.rs`, writing
-//!    `target/submission-test/sokoban.rs`.
-//! 2. Check that the file declares no out-of-line module (`mod x;`).
-//! 3. Build it exactly like the judge: plain `rustc -O --edition 2021`, no
-//!    Cargo, no crates (`$RUSTC` or `rustc` on the PATH).
-//! 4. Run that binary on every map in `samples/kth-samples/*.txt` (map on
-//!    stdin, 20 s limit each) and check each answer with the independent
-//!    simulator `tools/src/harness/sim.rs`.
+//! 1. Run the `bundle` tool on `src/main.rs`, writing the judge file
+//!    `target/submission-test/sokoban.rs` (tests, comments and people-only code left out).
+//! 2. Check that it declares no out-of-line module (`mod x;`) and is within the code limit.
+//! 3. Build it exactly like the judge: plain `rustc -O --crate-type bin --edition=2021`,
+//!    no Cargo, no crates (`$RUSTC` or `rustc` on the PATH).
+//! 4. Run it on every map in `samples/kth-samples/*.txt` and check each answer with the
+//!    independent simulator `tools/src/harness/sim.rs`; then check that it prints the
+//!    full build's `bench` signature and, under a node limit, its very answers on a
+//!    sample of every set.
 
 // sim.rs carries its own `#![allow(dead_code)]` (only `replay` is used here).
 #[path = "../tools/src/harness/sim.rs"]
@@ -22,6 +24,13 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 const TIME_LIMIT: Duration = Duration::from_secs(20);
+
+/// The judge's code limit: Kattis's default of 128 kilobytes, read as 128,000 bytes.
+const CODE_LIMIT: usize = 128_000;
+
+/// Expansions per map when the two builds' answers are compared (a node limit makes
+/// the search the same on any machine and under any load).
+const COMPARE_NODES: &str = "30000";
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -102,14 +111,14 @@ fn bundle_and_compile() -> Result<PathBuf, String> {
         }
     }
     let out = cmd
-        .args(["-O", "--edition", "2021", "-o"])
+        .args(["-O", "--crate-type", "bin", "--edition=2021", "-o"])
         .arg(&exe)
         .arg(&file)
         .output()
         .map_err(|e| format!("cannot run {rustc}: {e}"))?;
     if !out.status.success() {
         return Err(format!(
-            "`{rustc} -O --edition 2021 {}` failed ({}):\n{}",
+            "`{rustc} -O --crate-type bin --edition=2021 {}` failed ({}):\n{}",
             file.display(),
             out.status,
             String::from_utf8_lossy(&out.stderr)
@@ -235,6 +244,78 @@ fn bundled_binary_solves_the_kth_samples() {
         }
     }
     assert!(failures.is_empty(), "{} of {} sample maps failed:\n{}", failures.len(), maps.len(), failures.join("\n"));
+}
+
+#[test]
+fn judge_file_fits_the_code_limit() {
+    submission_binary();
+    let size = fs::metadata(work_dir().join("sokoban.rs")).expect("the judge file").len() as usize;
+    eprintln!("judge file: {size} bytes of {CODE_LIMIT}, {} bytes of headroom", CODE_LIMIT as i64 - size as i64);
+    assert!(size <= CODE_LIMIT, "the judge file is {size} bytes, over the judge's limit of {CODE_LIMIT}");
+}
+
+/// What `exe ARGS` prints on standard output and its exit code, the map on stdin.
+fn output_of(exe: &Path, args: &[&str], input: &str) -> (Option<i32>, String) {
+    let mut child = Command::new(exe)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("wait for the solver");
+    let _ = writer.join();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn judge_file_prints_the_full_builds_bench_signature() {
+    let judge = output_of(submission_binary(), &["bench"], "");
+    let full = output_of(Path::new(env!("CARGO_BIN_EXE_sokoban")), &["bench"], "");
+    assert_eq!(judge.0, Some(0), "judge file's bench: {}", judge.1);
+    assert!(judge.1.contains("signature "), "no signature in:\n{}", judge.1);
+    assert_eq!(judge, full, "the judge file searches differently from the full build");
+}
+
+#[test]
+fn judge_file_gives_the_full_builds_answers() {
+    let exe = submission_binary();
+    let full = Path::new(env!("CARGO_BIN_EXE_sokoban"));
+    let mut maps = Vec::new();
+    for set in fs::read_dir(repo().join("samples")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()) {
+        let mut files: Vec<PathBuf> = fs::read_dir(&set)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+            .collect();
+        files.sort();
+        // Every map of a small set; one in ten of a large one.
+        let step = if files.len() > 20 { 10 } else { 1 };
+        maps.extend(files.into_iter().step_by(step));
+    }
+    assert!(maps.len() > 90, "only {} maps", maps.len());
+    let mut solved = 0;
+    for map in &maps {
+        let text = fs::read_to_string(map).unwrap();
+        let args = ["--nodes", COMPARE_NODES, "--time-limit", "60"];
+        let (code, answer) = output_of(exe, &args, &text);
+        let expected = output_of(full, &args, &text);
+        assert_eq!((code, answer.clone()), expected, "{}: the judge file answers otherwise", map.display());
+        if code == Some(0) {
+            sim::replay(&text, answer.trim()).unwrap_or_else(|e| panic!("{}: {e}", map.display()));
+            solved += 1;
+        }
+    }
+    eprintln!(
+        "{} maps, {solved} solved within {COMPARE_NODES} expansions, the same answers from both builds",
+        maps.len()
+    );
+    assert!(solved * 2 > maps.len(), "only {solved} of {} solved: the comparison says little", maps.len());
 }
 
 #[test]

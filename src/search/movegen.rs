@@ -10,16 +10,6 @@ use super::*;
 /// every cell it was not solved.
 const PARKING_CELLS: usize = 2;
 
-/// The box and the direction an expansion starts with: (0, 0) for seed 0, otherwise a
-/// mix of the layout's hash and the seed, so each layout gets its own rotation.
-fn rotation(box_hash: u64, seed: u64, nboxes: usize) -> (usize, usize) {
-    if seed == 0 || nboxes == 0 {
-        return (0, 0);
-    }
-    let mix = (box_hash ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xFF51_AFD7_ED55_8CCD) >> 20;
-    (mix as usize % nboxes, (mix >> 12) as usize % 4)
-}
-
 impl<'a> Side<'a> {
     /// Expand the best open node. `other` is the opposite side's table, for meeting.
     pub(crate) fn expand(&mut self, other: &Table, budget: &Budget) -> Step {
@@ -68,11 +58,10 @@ impl<'a> Side<'a> {
                     self.set_occupied(false);
                     return Step::Expanded;
                 }
-                Corral::Only if self.corral_cuts => {
+                Corral::Only => {
                     self.stats.corral_cuts += 1;
                     true
                 }
-                Corral::Only => false,
                 Corral::None => false,
             };
         if forward && self.proved_dead(player) {
@@ -93,7 +82,6 @@ impl<'a> Side<'a> {
 
         let strict = forward && self.switches.strict_rooms;
         let mut result = Step::Expanded;
-        let (first_box, first_dir) = rotation(box_hash, self.switches.seed, nb);
         // Each whole move floods the floor once per (cell, side), like a packing macro.
         let single_pushes = !(forward && self.switches.whole_box_moves && self.board.n <= PACKING_MACRO_MAX_CELLS);
         let at = Expanding { node, player, depth, box_hash, packed, restricted };
@@ -102,8 +90,7 @@ impl<'a> Side<'a> {
                 result = step;
             }
         }
-        'boxes: for i in (0..nb).filter(|_| single_pushes) {
-            let k = (i + first_box) % nb;
+        'boxes: for k in (0..nb).filter(|_| single_pushes) {
             // On huge maps one expansion can take longer than the margin to the deadline.
             // The children not made are lost to a side carried into the next phase.
             if (nb > 64 || self.board.n > 4000) && budget.past_deadline() {
@@ -118,8 +105,7 @@ impl<'a> Side<'a> {
                 self.incomplete = true; // a box placed in an ordered room stays
                 continue;
             }
-            for j in 0..4 {
-                let d = (j + first_dir) % 4;
+            for d in 0..4 {
                 let to = self.board.step(b, d);
                 if to == NONE || self.occupied[to as usize] || self.dead[to as usize] {
                     continue;
@@ -397,13 +383,6 @@ impl<'a> Side<'a> {
             self.stats.dead_matching += 1;
             return None;
         }
-        // Before the features: counting the areas floods beyond the player's own.
-        let start = self.board.start_player;
-        let reachable = if self.labelled_child {
-            self.areas.child_reaches(&self.occupied, start)
-        } else {
-            self.child_reach.reached(start)
-        };
         let packed = self.child_packed(c);
         let features = self.cell_of_child(c, packed);
         let child = match self.table.insert_at(slot, &self.key, hash, c.node, c.push, c.depth) {
@@ -416,9 +395,6 @@ impl<'a> Side<'a> {
         self.note_closest(h, packed);
         if self.direction == Direction::Forward {
             self.note_most_packed(child, packed);
-        }
-        if self.direction == Direction::Backward && reachable && self.closest.map_or(true, |(_, b)| h <= b) {
-            self.closest = Some((child, h));
         }
         self.stats.generated += 1;
         let priority = self.priority_of(h, c.depth, packed);

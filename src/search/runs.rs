@@ -3,7 +3,6 @@
 //! and what a run hands on to the next (its most packed nodes, the lessons learned).
 
 use super::*;
-use crate::bridge::Bridge;
 
 /// Join a forward path to node `f` with a backward path from node `b` (same state).
 fn join(forward: &Table, f: u32, backward: &Table, b: u32) -> Vec<Push> {
@@ -55,20 +54,16 @@ pub struct Run {
     pub forward: Stats,
     /// Expansions of the backward side in this run (it keeps its figures itself).
     pub backward_expanded: u64,
-    /// The bridges' figures together, and how many targets they had.
-    pub bridge: Stats,
-    pub bridge_targets: u32,
 }
 
-/// Memory for the forward side, the backward side and a bridge, out of `m` bytes. The
-/// side that only holds roots needs almost no room; a bridge gets an eighth.
-fn memory_split(mode: Mode, switches: Switches, m: usize) -> (usize, usize, usize) {
+/// Memory for the forward side and the backward side, out of `m` bytes. The side that
+/// only holds roots needs almost no room.
+fn memory_split(mode: Mode, m: usize) -> (usize, usize) {
     let small = 1 << 20;
     match mode {
-        Mode::Bidirectional if switches.bridge => (m / 16 * 7, m / 16 * 7, m / 8),
-        Mode::Bidirectional => (m / 2, m / 2, 0),
-        Mode::Forward => (m, small, 0),
-        Mode::Backward => (small, m, 0),
+        Mode::Bidirectional => (m / 2, m / 2),
+        Mode::Forward => (m, small),
+        Mode::Backward => (small, m),
     }
 }
 
@@ -129,7 +124,7 @@ pub fn backward_side<'a>(
     switches: Switches,
     memory_bytes: usize,
 ) -> Side<'a> {
-    let (_, bwd_mem, _) = memory_split(mode, switches, memory_bytes);
+    let (_, bwd_mem) = memory_split(mode, memory_bytes);
     let mut bwd = Side::new(board, zobrist, packing, Direction::Backward, ranking, switches, bwd_mem);
     bwd.add_solved_roots();
     bwd
@@ -144,21 +139,14 @@ pub struct Lessons {
 }
 
 impl Lessons {
-    /// `cluster`: the corral searches take in the boxes around the barrier, which proves
-    /// more; lessons serve only runs that search corrals alike (`Switches::corral_cluster`).
-    pub fn new(board: &Board, cluster: bool) -> Lessons {
-        Lessons { corral_deadlocks: CorralDeadlocks::new(board.n, cluster), frozen_off: FrozenWalls::new(board.n) }
-    }
-
-    pub fn cluster(&self) -> bool {
-        self.corral_deadlocks.cluster()
+    pub fn new(board: &Board) -> Lessons {
+        Lessons { corral_deadlocks: CorralDeadlocks::new(board.n), frozen_off: FrozenWalls::new(board.n) }
     }
 }
 
 /// Run one strategy under the budget: a fresh forward side with its ranking against the
 /// backward sides (the shared one from `backward_side`, perhaps carried on from an earlier
-/// run, and perhaps a second one), with what earlier runs learned (`lessons`, made with the
-/// same `corral_cluster`).
+/// run, and perhaps a second one), with what earlier runs learned (`lessons`).
 #[allow(clippy::too_many_arguments)]
 pub fn run<'a>(
     board: &'a Board,
@@ -172,16 +160,13 @@ pub fn run<'a>(
     budget: &Budget,
     from: &[Waypoint],
 ) -> Run {
-    debug_assert_eq!(lessons.cluster(), switches.corral_cluster);
     let Backward { shared: bwd, mut second } = sides;
-    let (mut fwd_mem, _, bridge_mem) = memory_split(mode, switches, budget.memory_bytes);
+    let (mut fwd_mem, _) = memory_split(mode, budget.memory_bytes);
     if second.is_some() {
         fwd_mem = fwd_mem.saturating_sub(second_memory(budget.memory_bytes));
     }
-    let bridged = mode == Mode::Bidirectional && switches.bridge;
     let mut fwd = Side::new(board, zobrist, packing, Direction::Forward, fwd_ranking, switches, fwd_mem);
     fwd.take_lessons(lessons);
-    let mut bridge = bridged.then(|| Bridge::new(board, zobrist, packing, switches, bridge_mem));
     let bwd_before = backward_expanded(bwd, second.as_deref());
     let roots: Vec<u32> = if from.is_empty() {
         fwd.add_root(&board.start_boxes, board.start_player).into_iter().collect()
@@ -195,7 +180,7 @@ pub fn run<'a>(
     let mut outcome = match (roots.is_empty(), met) {
         (true, _) => Outcome::Unsolvable, // the start itself is a deadlock
         (false, Some((r, b))) => Outcome::Solved(join(&fwd.table, r, &bwd.table, b)),
-        (false, None) => search_loop(&mut fwd, bwd, second.as_deref_mut(), bridge.as_mut(), mode, budget),
+        (false, None) => search_loop(&mut fwd, bwd, second.as_deref_mut(), mode, budget),
     };
     if !from.is_empty() {
         // From waypoints nothing is proved about the start. A solution goes through one of
@@ -233,9 +218,8 @@ pub fn run<'a>(
     if let Some(side) = second.as_deref_mut() {
         side.finish_stats();
     }
-    let (bridge, bridge_targets) = bridge.map_or((Stats::default(), 0), |b| b.finish());
     let backward_expanded = backward_expanded(bwd, second.as_deref()) - bwd_before;
-    Run { outcome, most_packed, forward: fwd.stats, backward_expanded, bridge, bridge_targets }
+    Run { outcome, most_packed, forward: fwd.stats, backward_expanded }
 }
 
 /// The expansions of the backward sides so far, the second one's included.
@@ -247,7 +231,6 @@ fn search_loop<'a>(
     fwd: &mut Side<'a>,
     bwd: &mut Side<'a>,
     mut second: Option<&mut Side<'a>>,
-    mut bridge: Option<&mut Bridge>,
     mode: Mode,
     budget: &Budget,
 ) -> Outcome {
@@ -264,8 +247,7 @@ fn search_loop<'a>(
             let overflowed = fwd.overflowed || bwd.overflowed || second.as_ref().is_some_and(|s| s.overflowed);
             return if overflowed { Outcome::OutOfMemory } else { Outcome::Exhausted };
         }
-        let bridged = bridge.as_ref().map_or(0, |b| b.expanded());
-        if budget.expired(fwd.stats.expanded + backward_expanded(bwd, second.as_deref()) - bwd_before + bridged) {
+        if budget.expired(fwd.stats.expanded + backward_expanded(bwd, second.as_deref()) - bwd_before) {
             return Outcome::OutOfTime;
         }
         if fwd_active {
@@ -300,14 +282,6 @@ fn search_loop<'a>(
                     Step::Exhausted if !side.overflowed && !side.incomplete => return Outcome::Unsolvable,
                     Step::Exhausted | Step::Full if use_second => second_active = false,
                     Step::Exhausted | Step::Full => bwd_active = false,
-                }
-            }
-        }
-        if let Some(b) = bridge.as_deref_mut() {
-            b.aim(bwd);
-            if b.active() {
-                if let Step::Met { own, other, .. } = b.expand(&bwd.table, budget) {
-                    return Outcome::Solved(join(b.table(), own, &bwd.table, other));
                 }
             }
         }

@@ -23,9 +23,16 @@
 //! such a layout is not used in this project and will usually fail loudly with
 //! a "module file not found" error.
 //!
-//! Usage: `bundle [SRC_MAIN] [OUT]` (defaults `src/main.rs`, `dist/sokoban.rs`;
-//! `OUT` may be `-` for standard output).  Exits non-zero with a message when a
-//! declared module file is missing, ambiguous or included recursively.
+//! By default the result then goes through `minify` (tools/src/minify.rs): tests,
+//! comments, people-only code (`#[cfg(not(judge))]`) and needless blanks out, so that
+//! the file fits the judge's code limit. `--readable` writes the plain bundle instead.
+//!
+//! Usage: `bundle [--readable] [SRC_MAIN] [OUT]` (defaults `src/main.rs`,
+//! `dist/sokoban.rs`; `OUT` may be `-` for standard output).  Exits non-zero with a
+//! message when a declared module file is missing, ambiguous or included recursively,
+//! or when the minifier cannot read the source.
+
+mod minify;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -35,16 +42,19 @@ const DEFAULT_SRC: &str = "src/main.rs";
 const DEFAULT_OUT: &str = "dist/sokoban.rs";
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "-h" || a == "--help") {
-        println!("usage: bundle [SRC_MAIN] [OUT]");
+        println!("usage: bundle [--readable] [SRC_MAIN] [OUT]");
         println!("  Inline every `mod NAME;` of the crate rooted at SRC_MAIN (default {DEFAULT_SRC})");
         println!("  into one file OUT (default {DEFAULT_OUT}; `-` = stdout) that builds with");
-        println!("  plain `rustc -O --edition 2021`.");
+        println!("  plain `rustc -O --edition 2021`, then minify it for the judge: no tests, no");
+        println!("  comments, no #[cfg(not(judge))] items. --readable: the plain bundle.");
         return;
     }
+    let readable = args.iter().any(|a| a == "--readable");
+    args.retain(|a| a != "--readable");
     if args.len() > 2 {
-        eprintln!("bundle: too many arguments (usage: bundle [SRC_MAIN] [OUT])");
+        eprintln!("bundle: too many arguments (usage: bundle [--readable] [SRC_MAIN] [OUT])");
         std::process::exit(2);
     }
     let src = PathBuf::from(args.first().map(String::as_str).unwrap_or(DEFAULT_SRC));
@@ -57,7 +67,17 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let text = format!("{}{}", header(&src), bundle.text);
+    let text = if readable {
+        format!("{}{}", header(&src, false), bundle.text)
+    } else {
+        match minify::minify(&bundle.text) {
+            Ok(small) => format!("{}{small}", header(&src, true)),
+            Err(e) => {
+                eprintln!("bundle: error: cannot minify the bundle: {e}");
+                std::process::exit(1);
+            }
+        }
+    };
 
     if out == "-" {
         print!("{text}");
@@ -86,7 +106,7 @@ fn main() {
 }
 
 /// The header comment put at the very top of the generated file.
-fn header(src: &Path) -> String {
+fn header(src: &Path, judge: bool) -> String {
     let dir = match src.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -109,6 +129,12 @@ fn header(src: &Path) -> String {
         }
         _ => "an unknown git commit (git not available)".to_string(),
     };
+    if judge {
+        return format!(
+            "// Sokoban solver: the judge file, made by `make submission` from src/ at {commit}.\n\
+             // Tests, comments and people-only code are left out; read and edit src/.\n"
+        );
+    }
     format!(
         "// GENERATED FILE - DO NOT EDIT.\n\
          // Single-file bundle of the sokoban solver, made by `make submission`\n\

@@ -1277,6 +1277,67 @@ fn help_and_version() {
     }
 }
 
+/// README.md lists the options exactly as `--help` prints them: people read the README
+/// before they run the binary, so the two must not drift apart. The lines of `--help`
+/// from `OPTIONS:` up to the next blank line must equal the fenced block between
+/// README's `<!-- options:begin -->` and `<!-- options:end -->` lines.
+#[test]
+fn readme_lists_the_options_help_prints() {
+    let _g = shared();
+    let o = run_str(&["--help"], "", QUICK);
+    assert_eq!(o.code, Some(0), "--help: {}", o.describe());
+    let help: Vec<&str> =
+        o.stdout.lines().skip_while(|l| *l != "OPTIONS:").take_while(|l| !l.trim().is_empty()).collect();
+    assert!(!help.is_empty(), "--help has no line `OPTIONS:`:\n{}", o.stdout);
+
+    let path = repo().join("README.md");
+    let readme = fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let lines: Vec<&str> = readme.lines().collect();
+    let marker = |m: &str| {
+        let at = lines.iter().position(|l| l.trim() == m);
+        at.unwrap_or_else(|| panic!("README.md has no line {m}; the options block goes between the markers"))
+    };
+    let (begin, end) = (marker("<!-- options:begin -->"), marker("<!-- options:end -->"));
+    assert!(begin < end, "README.md: <!-- options:end --> comes before <!-- options:begin -->");
+    // Indices into `lines` of the fence lines inside the markers.
+    let fences: Vec<usize> = (begin + 1..end).filter(|&i| lines[i].trim_start().starts_with("```")).collect();
+    assert!(
+        fences.len() == 2,
+        "README.md: between the options markers (lines {}-{}) there must be one fenced block, found {} fence lines",
+        begin + 1,
+        end + 1,
+        fences.len()
+    );
+    let block = &lines[fences[0] + 1..fences[1]];
+    if block == help.as_slice() {
+        return;
+    }
+    // Name the lines that differ: those only one side has, else the first out of place.
+    let first = fences[0] + 2; // README's line number (from 1) of the block's first line
+    let mut report = String::new();
+    for (i, l) in block.iter().enumerate().filter(|(_, l)| !help.contains(l)) {
+        report += &format!("  README.md line {} is not in --help: {:?}\n", first + i, l);
+    }
+    for (i, l) in help.iter().enumerate().filter(|(_, l)| !block.contains(l)) {
+        report += &format!("  --help line {} of OPTIONS is not in README.md: {:?}\n", i + 1, l);
+    }
+    if report.is_empty() {
+        let i = (0..block.len().max(help.len())).find(|&i| block.get(i) != help.get(i)).unwrap_or(0);
+        report = format!(
+            "  the same lines in another order or count; first difference at README.md line {}: README {:?}, --help {:?}\n",
+            first + i,
+            block.get(i),
+            help.get(i)
+        );
+    }
+    panic!(
+        "README.md's options block (lines {}-{}) is not what `sokoban --help` prints; copy the OPTIONS block of \
+         USAGE in src/main.rs into it:\n{report}",
+        first,
+        first + block.len().max(1) - 1
+    );
+}
+
 #[test]
 fn bad_options_are_rejected() {
     let _g = shared();

@@ -25,18 +25,15 @@ impl Budget {
         Budget { start, deadline: start + Duration::from_secs(1_000_000), memory_bytes, node_limit: Some(limit) }
     }
 
-    /// A budget for one phase of a portfolio: `fraction` of what is left (time or nodes).
-    pub fn share(&self, fraction: f64, expansions_so_far: u64) -> Budget {
-        let now = Instant::now();
-        let left = self.deadline.saturating_duration_since(now);
-        Budget {
-            start: self.start,
-            deadline: now + left.mul_f64(fraction.clamp(0.0, 1.0)),
-            memory_bytes: self.memory_bytes,
-            node_limit: self
-                .node_limit
-                .map(|n| (n.saturating_sub(expansions_so_far) as f64 * fraction.clamp(0.0, 1.0)) as u64),
-        }
+    /// A budget for one phase of a portfolio: at most `work` expansions (`None`: no cap of
+    /// its own) within what the whole budget has left, and the same deadline.
+    pub fn phase(&self, work: Option<u64>, expansions_so_far: u64) -> Budget {
+        let left = self.node_limit.map(|n| n.saturating_sub(expansions_so_far));
+        let node_limit = match (left, work) {
+            (Some(left), Some(work)) => Some(left.min(work)),
+            (left, work) => left.or(work),
+        };
+        Budget { node_limit, ..self.clone() }
     }
 
     #[inline]
@@ -61,13 +58,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_share_ends_before_the_whole() {
+    fn a_phase_has_its_work_within_what_is_left() {
         let whole = Budget::new(Instant::now(), 10.0, 1 << 20);
-        let half = whole.share(0.5, 0);
-        assert!(half.deadline < whole.deadline);
-        assert!(half.deadline > Instant::now() + Duration::from_secs(4));
-        let nodes = Budget::nodes(1000, 1 << 20).share(0.25, 200);
-        assert_eq!(nodes.node_limit, Some(200));
-        assert!(nodes.expired(200) && !nodes.expired(199));
+        assert_eq!(whole.phase(None, 0).node_limit, None);
+        assert_eq!(whole.phase(Some(500), 7).node_limit, Some(500));
+        assert_eq!(whole.phase(Some(500), 0).deadline, whole.deadline);
+        let nodes = Budget::nodes(1000, 1 << 20);
+        assert_eq!(nodes.phase(Some(300), 200).node_limit, Some(300));
+        assert_eq!(nodes.phase(Some(900), 200).node_limit, Some(800));
+        assert_eq!(nodes.phase(None, 200).node_limit, Some(800));
+        assert_eq!(nodes.phase(None, 2000).node_limit, Some(0));
+        let phase = nodes.phase(Some(300), 200);
+        assert!(phase.expired(300) && !phase.expired(299));
     }
 }

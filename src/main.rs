@@ -16,6 +16,7 @@ mod level;
 mod open;
 mod packing;
 mod reach;
+mod schedule;
 mod search;
 mod solution;
 mod solver;
@@ -325,8 +326,8 @@ fn print_stats(wanted: bool, r: &solver::Report, budget: &Budget) {
             eprintln!("{:<8} closest: bound {} pushes, {} of {} boxes on target", "", s.best_h, s.most_packed, r.boxes);
         }
     }
-    for (number, name, ended) in &r.phases {
-        eprintln!("phase {:>2}  {:<40} ended at {:.3} s", number, name, ended);
+    for (number, name, ended, expanded) in &r.phases {
+        eprintln!("phase {:>2}  {:<40} ended at {:.3} s, {} expansions", number, name, ended, expanded);
     }
     if let Verdict::Solved(m) = &r.verdict {
         eprintln!("solution {} moves, {} pushes", m.len(), m.iter().filter(|x| x.push).count());

@@ -98,23 +98,42 @@ pub struct Switches {
 
 impl Default for Switches {
     fn default() -> Self {
+        Switches::DEFAULT
+    }
+}
+
+impl Switches {
+    /// These switches with every technique that `user` turns off turned off too.
+    pub fn within(&self, user: &Switches) -> Switches {
         Switches {
-            freeze: true,
-            matching: true,
-            corral: true,
-            goal_macro: true,
-            tunnel_macro: true,
-            strict_rooms: true,
-            packing_macro: true,
-            forward_turns: 1,
-            backward_turns: 1,
-            advisor_weights: false,
-            box_move_weights: false,
-            hotspot_weights: false,
-            whole_box_moves: false,
-            parent_cells: false,
+            freeze: self.freeze && user.freeze,
+            matching: self.matching && user.matching,
+            corral: self.corral && user.corral,
+            goal_macro: self.goal_macro && user.goal_macro,
+            tunnel_macro: self.tunnel_macro && user.tunnel_macro,
+            strict_rooms: self.strict_rooms && user.strict_rooms,
+            packing_macro: self.packing_macro && user.packing_macro,
+            ..*self
         }
     }
+
+    /// Every technique on, no advisor weights, one expansion a side in turn.
+    pub const DEFAULT: Switches = Switches {
+        freeze: true,
+        matching: true,
+        corral: true,
+        goal_macro: true,
+        tunnel_macro: true,
+        strict_rooms: true,
+        packing_macro: true,
+        forward_turns: 1,
+        backward_turns: 1,
+        advisor_weights: false,
+        box_move_weights: false,
+        hotspot_weights: false,
+        whole_box_moves: false,
+        parent_cells: false,
+    };
 }
 
 #[derive(Clone, Debug)]

@@ -454,26 +454,45 @@ fn stats_report_the_closest_approach_of_each_side() {
     }
 }
 
+/// The phases `--stats` lists: (number, name, ended at seconds, expansions).
+fn phases_in(o: &Outcome) -> Vec<(usize, String, f64, u64)> {
+    o.stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("phase "))
+        .map(|l| {
+            let (head, tail) = l.split_once(" ended at ").expect("'ended at' in a phase line");
+            let (number, name) = head.trim().split_once(' ').expect("a number and a name");
+            let (ended, expansions) = tail.split_once(" s, ").expect("'T s, E expansions'");
+            let expansions = expansions.trim_end_matches(" expansions");
+            (number.parse().unwrap(), name.trim().to_string(), ended.parse().unwrap(), expansions.parse().unwrap())
+        })
+        .collect()
+}
+
 #[test]
 fn stats_name_the_phases_run_in_order_of_time() {
     let _g = shared();
-    let ends = |o: &Outcome| -> Vec<f64> {
-        let phase_lines = o.stderr.lines().filter(|l| l.starts_with("phase "));
-        let end = |l: &str| l.split_whitespace().rev().nth(1).and_then(|t| t.parse().ok());
-        phase_lines.map(|l| end(l).expect("T in 'ended at T s'")).collect()
-    };
     // A one-push map falls to the first phase.
     let map = "#######\n#@ $ .#\n##   ##\n#######\n";
     let o = run_str(&["--stats"], map, QUICK);
     verify(map, &o, false).unwrap_or_else(|e| panic!("--stats: {e}"));
-    assert_eq!(ends(&o).len(), 1, "{}", o.describe());
-    // A hard map in half a second runs every phase, one after the other, in time.
+    assert_eq!(phases_in(&o).len(), 1, "{}", o.describe());
+    // A hard map without an ordered goal room, given enough expansions, runs every phase
+    // of its portfolio in the schedule's order, each within its work.
     let map = read_map(&repo().join("samples/xsokoban90/xsokoban50.txt"));
+    let o = run_str(&["--stats", "--nodes", "700000", "--time-limit", "120"], &map, Duration::from_secs(120));
+    let phases = phases_in(&o);
+    let names: Vec<&str> = phases.iter().map(|p| p.1.as_str()).collect();
+    let expected = ["box moves", "plain", "whole box moves", "pushes from the most packed", "feature cells", "last"];
+    assert_eq!(names, expected, "{}", o.describe());
+    assert!(phases.iter().enumerate().all(|(i, p)| p.0 == i + 1), "{}", o.describe());
+    assert!(phases.windows(2).all(|w| w[0].2 <= w[1].2), "{}", o.describe());
+    assert_eq!(phases.iter().map(|p| p.3).sum::<u64>(), 700_000, "{}", o.describe());
+    // In half a second the first phase, whose work takes longer, meets the deadline.
     let o = run_str(&["--stats", "--time-limit", "0.5"], &map, QUICK);
-    let ends = ends(&o);
-    // Three short phases, the strict one on room levels, the last one.
-    assert!(ends.len() >= 4, "{}", o.describe());
-    assert!(ends.windows(2).all(|w| w[0] <= w[1]) && ends[ends.len() - 1] < 0.6, "{}", o.describe());
+    let phases = phases_in(&o);
+    assert_eq!(phases.len(), 1, "{}", o.describe());
+    assert!((0.45..0.6).contains(&phases[0].2), "{}", o.describe());
 }
 
 #[test]
@@ -483,28 +502,26 @@ fn one_phase_alone_runs_with_the_whole_budget_under_its_own_number() {
         o.stderr.lines().filter(|l| l.starts_with("phase ")).map(String::from).collect()
     };
     let map = "#######\n#@ $ .#\n##   ##\n#######\n";
-    for n in ["2", "4"] {
-        let o = run_str(&["--stats", "--phase", n], map, QUICK);
+    for n in [2, 4] {
+        let o = run_str(&["--stats", "--phase", &n.to_string()], map, QUICK);
         verify(map, &o, false).unwrap_or_else(|e| panic!("--phase {n}: {e}"));
-        let lines = phase_lines(&o);
-        assert_eq!(lines.len(), 1, "{}", o.describe());
-        assert_eq!(lines[0].split_whitespace().nth(1), Some(n), "{}", o.describe());
+        let phases = phases_in(&o);
+        assert_eq!(phases.iter().map(|p| p.0).collect::<Vec<_>>(), [n], "{}", o.describe());
     }
     // A hard map: the one phase has the whole half second, ending at the deadline.
     let map = read_map(&repo().join("samples/xsokoban90/xsokoban50.txt"));
     let o = run_str(&["--stats", "--phase", "3", "--time-limit", "0.5"], &map, QUICK);
-    let lines = phase_lines(&o);
-    assert_eq!(lines.len(), 1, "{}", o.describe());
-    let ended: f64 = lines[0].split_whitespace().rev().nth(1).and_then(|t| t.parse().ok()).expect("ended at T s");
-    assert!((0.45..0.6).contains(&ended), "{}", o.describe());
+    let phases = phases_in(&o);
+    assert_eq!(phases.len(), 1, "{}", o.describe());
+    assert!((0.45..0.6).contains(&phases[0].2), "{}", o.describe());
 }
 
 #[test]
 fn a_node_budget_gives_the_same_search_on_every_run() {
     let _g = shared();
-    // Solved after its first phase, so the phases' split of the budget counts too.
-    let map = read_map(&repo().join("samples/xsokoban90/xsokoban26.txt"));
-    let args = ["--nodes", "300000", "--stats", "--time-limit", "60"];
+    // Solved in the third phase, so the phases' split of the budget counts too.
+    let map = read_map(&repo().join("samples/xsokoban90/xsokoban71.txt"));
+    let args = ["--nodes", "400000", "--stats", "--time-limit", "60"];
     let first = run_str(&args, &map, Duration::from_secs(60));
     verify(&map, &first, false).unwrap_or_else(|e| panic!("--nodes: {e}"));
     let phases = first.stderr.lines().filter(|l| l.starts_with("phase ")).count();

@@ -1,0 +1,197 @@
+//! The portfolio's schedule: which searches run, in what order, and how much work each
+//! may do, as one table (`TABLE`).
+//!
+//! Which search solves a level is chaotic: a small change in pruning or in the order of
+//! equal children turns a level solved in 0.05 s into one unsolved in 10 s. So several
+//! searches run one after another, each a fresh forward side against one backward side
+//! that all of them share and that keeps growing (`solver::portfolio`). A phase's share is
+//! work, expansions of its forward side and of the backward sides beside it, never
+//! seconds: a level solved in phase P on a fast machine is solved in phase P on a slow
+//! one, only later. The deadline cuts the end; the last phase that runs on a level goes on
+//! until it. docs/experiments/ holds the measurements behind each row.
+
+use crate::search::{Priority, Ranking, Switches};
+
+/// The levels a phase runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Levels {
+    All,
+    /// Levels with a goal room whose packing order the strict search can enforce.
+    OrderedRooms,
+    /// The others.
+    NoOrderedRooms,
+}
+
+/// One phase of the portfolio.
+#[derive(Clone, Copy, Debug)]
+pub struct Phase {
+    pub name: &'static str,
+    pub levels: Levels,
+    /// How the forward side ranks its open list.
+    pub forward: Ranking,
+    /// How the shared backward side ranks its open list: phases that rank alike share it.
+    pub backward: Ranking,
+    /// The search's techniques and knobs; the user's `--no-...` switches turn more off.
+    pub switches: Switches,
+    /// Expansions, forward and backward together, on the reference map (`expansions`
+    /// converts them for a level); `None`: until the deadline.
+    pub work: Option<u64>,
+    /// The forward side starts from the last phase's nodes with the most boxes on target
+    /// (`search::Waypoint`), not from the start; without such nodes the phase is skipped.
+    pub from_most_packed: bool,
+    /// A second backward side searches beside the shared one (`search::second_backward_side`);
+    /// consecutive phases with it share it, and the first phase without it drops it.
+    pub second_backward: bool,
+}
+
+/// Greedy and feature cells by turns: finds other solutions than greedy alone.
+const ALTERNATE: Ranking = (Priority::Alternation, 0);
+/// The backward side also counts the boxes not yet back on their start cells: that solves
+/// levels the bound alone does not.
+const BACKWARD: Ranking = (Priority::Alternation, 1);
+
+/// The strict order is the strict phase's own: no other phase enforces it.
+const PLAIN: Switches = Switches { strict_rooms: false, ..Switches::DEFAULT };
+/// Feature cells serve their nodes by FESS advisor weight, counting pushes.
+const BY_PUSHES: Switches = Switches { advisor_weights: true, ..PLAIN };
+/// ... counting box moves, and a push that unblocks boxes is advised too.
+const BY_BOX_MOVES: Switches = Switches { box_move_weights: true, hotspot_weights: true, ..BY_PUSHES };
+
+const fn phase(name: &'static str, switches: Switches, work: Option<u64>) -> Phase {
+    Phase {
+        name,
+        levels: Levels::All,
+        forward: ALTERNATE,
+        backward: BACKWARD,
+        switches,
+        work,
+        from_most_packed: false,
+        second_backward: false,
+    }
+}
+
+/// The portfolio, in the order it runs. The short searches come first, each solving
+/// levels the others miss; the strict search enforces the packing order of goal rooms,
+/// fast when the order is right; the last search, by pushes, takes what time is left.
+pub const TABLE: [Phase; 8] = [
+    // Solves most levels alone, so the backward side gets one turn in 16: it is shared,
+    // and makes up its turns in the later phases. Packing macros make it much faster.
+    phase("box moves", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[0])),
+    // Without advisor weights: breadth for levels unlike those the weights were tuned on.
+    phase("plain", PLAIN, Some(WORK[1])),
+    // One box pushed as far as it takes per child (after YASS): other levels, fast.
+    Phase {
+        second_backward: true,
+        ..phase(
+            "whole box moves",
+            Switches { whole_box_moves: true, packing_macro: false, ..BY_BOX_MOVES },
+            Some(WORK[2]),
+        )
+    },
+    // Whole box moves get near the end and stall where single pushes finish at once.
+    Phase {
+        from_most_packed: true,
+        second_backward: true,
+        ..phase("pushes from the most packed", BY_PUSHES, Some(WORK[3]))
+    },
+    // Feature cells alone, no greedy turns: solves yet other levels.
+    Phase { forward: (Priority::Features, 0), ..phase("feature cells", BY_BOX_MOVES, Some(WORK[4])) },
+    // Greedy packs rooms best with the order enforced; three backward expansions to a
+    // forward one grow the shared side its levels are met by. Incomplete: when it runs
+    // out, the last phase follows.
+    Phase {
+        levels: Levels::OrderedRooms,
+        forward: (Priority::Greedy, 0),
+        ..phase("strict", Switches { strict_rooms: true, packing_macro: false, backward_turns: 3, ..PLAIN }, None)
+    },
+    Phase { levels: Levels::OrderedRooms, ..phase("last", Switches { packing_macro: false, ..BY_PUSHES }, None) },
+    // Room-less levels keep the packing macros throughout.
+    Phase { levels: Levels::NoOrderedRooms, ..phase("last", BY_PUSHES, None) },
+];
+
+/// The work of the phases with a share, in expansions of a map of `REFERENCE_CELLS` floor
+/// cells and `REFERENCE_BOXES` boxes (see `expansion_cost`). At the development machine's
+/// median rate for each phase they are about the seconds the phases had when shares were
+/// fractions of the time left at 10 s: 2.0, 0.4, 2.3, 0.8 and 1.9 s.
+const WORK: [u64; 5] = [245_000, 75_000, 317_000, 141_000, 241_000];
+
+const REFERENCE_CELLS: f64 = 100.0;
+const REFERENCE_BOXES: f64 = 10.0;
+
+/// What one expansion costs on a map of `cells` floor cells and `boxes` boxes, in
+/// expansions of the reference map: it floods the floor and repairs a matching over the
+/// boxes. The exponents fit the expansion rates of every phase on xsokoban, Sasquatch and
+/// Mas Sasquatch; a phase's work in time then varies about three times less from map to
+/// map than in bare expansions, and does not depend on the machine at all.
+pub fn expansion_cost(cells: usize, boxes: usize) -> f64 {
+    let cost = (cells as f64 / REFERENCE_CELLS).powf(0.9) * (boxes as f64 / REFERENCE_BOXES).powf(0.6);
+    cost.clamp(1.0 / 16.0, 64.0)
+}
+
+/// The expansions a phase with `work` may use on a map that costs `cost` per expansion,
+/// its work divided by `divisor` too (see `solver::Options::work_divisor`).
+pub fn expansions(work: u64, cost: f64, divisor: u64) -> u64 {
+    ((work / divisor.max(1)) as f64 / cost).ceil() as u64
+}
+
+/// The phases for a level, with or without ordered goal rooms; `advisor_weights: false`
+/// leaves out the phases that need them and turns them off in the last.
+pub fn phases_for(ordered_rooms: bool, advisor_weights: bool) -> Vec<Phase> {
+    TABLE
+        .iter()
+        .filter(|p| match p.levels {
+            Levels::All => true,
+            Levels::OrderedRooms => ordered_rooms,
+            Levels::NoOrderedRooms => !ordered_rooms,
+        })
+        .filter(|p| advisor_weights || !p.switches.advisor_weights || p.work.is_none())
+        .map(|&p| {
+            let advice = advisor_weights && p.switches.advisor_weights;
+            Phase { switches: Switches { advisor_weights: advice, ..p.switches }, ..p }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bigger_maps_get_fewer_expansions() {
+        let reference = expansions(100_000, expansion_cost(100, 10), 1);
+        assert_eq!(reference, 100_000);
+        let big = expansions(100_000, expansion_cost(400, 30), 1);
+        assert!(big < reference / 4, "{big}");
+        assert!(expansions(100_000, expansion_cost(30, 2), 1) > reference);
+        assert!(expansions(100_000, expansion_cost(65_000, 500), 1) > 0);
+        assert_eq!(expansions(100_000, 1.0, 64), 1_562);
+    }
+
+    #[test]
+    fn every_portfolio_ends_in_a_phase_that_runs_to_the_deadline() {
+        for (rooms, weights) in (0..4).map(|i| (i & 1 != 0, i & 2 != 0)) {
+            let phases = phases_for(rooms, weights);
+            // The phases with a share come first; the last phase has none, so no time is
+            // left unused, and the strict one before it may end early, being incomplete.
+            let first_open = phases.iter().position(|p| p.work.is_none()).unwrap();
+            assert!(phases[..first_open].iter().all(|p| p.work.is_some_and(|w| w > 0)));
+            assert!(phases[first_open..].iter().all(|p| p.work.is_none()));
+            assert_eq!(phases.len() - first_open, if rooms { 2 } else { 1 });
+            // The backward side gets every other expansion in the end, whatever went before.
+            let last = phases.last().unwrap();
+            assert_eq!((last.switches.forward_turns, last.switches.backward_turns), (1, 1));
+            assert_eq!(phases.iter().any(|p| p.switches.strict_rooms), rooms);
+            assert!(phases.iter().all(|p| p.switches.backward_turns == 1 || p.switches.strict_rooms));
+            let weighed = |p: &&Phase| p.switches.advisor_weights;
+            assert_eq!(phases.iter().any(|p| weighed(&p)), weights);
+            assert!(phases.iter().all(|p| weighed(&p) || !p.switches.box_move_weights && !p.switches.hotspot_weights));
+            // Whole box moves come after two searches by single pushes, the first one
+            // weighted, the second plain; the search from their most packed nodes next.
+            assert_eq!(phases.iter().position(|p| p.switches.whole_box_moves), weights.then_some(2));
+            assert_eq!(phases.iter().position(|p| p.from_most_packed), weights.then_some(3));
+            if weights {
+                assert!(phases[0].switches.advisor_weights && !phases[1].switches.advisor_weights);
+            }
+        }
+    }
+}

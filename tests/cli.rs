@@ -498,9 +498,6 @@ fn stats_name_the_phases_run_in_order_of_time() {
 #[test]
 fn one_phase_alone_runs_with_the_whole_budget_under_its_own_number() {
     let _g = shared();
-    let phase_lines = |o: &Outcome| -> Vec<String> {
-        o.stderr.lines().filter(|l| l.starts_with("phase ")).map(String::from).collect()
-    };
     let map = "#######\n#@ $ .#\n##   ##\n#######\n";
     for n in [2, 4] {
         let o = run_str(&["--stats", "--phase", &n.to_string()], map, QUICK);

@@ -42,8 +42,12 @@
 //! boxes serve every position of a board after the first, as in a search.
 //!
 //! End to end, `the_solver_says_no_solution_only_when_none_exists`: the whole solver on
-//! tiny maps, its "no solution exists" checked by an exhaustive search on the map text
-//! and its answers replayed on it. `the_exhaustive_searches_agree` checks the oracles.
+//! small maps (bidirectional, forward alone, backward alone), its "no solution exists"
+//! checked by an exhaustive search on the map text and its answers replayed on it. That
+//! covers what the tests above do not take apart: the backward roots (the solved layout,
+//! the player in each area next to a box), the matching repaired from one expansion to
+//! the next, and the verdicts one phase hands the next. `the_exhaustive_searches_agree`
+//! checks the oracles against each other.
 
 use std::collections::HashSet;
 
@@ -535,8 +539,10 @@ fn the_solver_says_no_solution_only_when_none_exists() {
     let mut rooms = Rooms::new(0x5eed_0009_e2e0_e2e0);
     let (mut maps, mut unsolvable) = (0, 0);
     let mut verdicts = [[0usize; 4]; 3];
-    while maps < 400 {
-        let text = match rooms.text(5, 4, 4, 0, b"*..$$@") {
+    while maps < 600 {
+        // Tiny rooms, and every other one a bigger room with more to search.
+        let made = if maps % 2 == 0 { rooms.text(5, 4, 4, 0, b"*..$$@") } else { rooms.text(6, 5, 6, 0, b"...$$$@") };
+        let text = match made {
             Some(t) => t,
             None => continue,
         };
@@ -569,12 +575,12 @@ fn the_solver_says_no_solution_only_when_none_exists() {
         }
     }
     eprintln!(
-        "soundness: {} tiny maps ({} unsolvable); solved, no solution, gave up, gave up on a solvable one: \
+        "soundness: {} small maps ({} unsolvable); solved, no solution, gave up, gave up on a solvable one: \
          {:?} (bidirectional, forward, backward)",
         maps, unsolvable, verdicts
     );
     for (k, counts) in verdicts.iter().enumerate() {
-        assert!(counts[0] >= 30 && counts[1] >= 150, "{}: {:?}", configs[k].0, counts);
+        assert!(counts[0] >= 40 && counts[1] >= 250, "{}: {:?}", configs[k].0, counts);
     }
 }
 

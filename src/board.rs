@@ -536,13 +536,10 @@ mod tests {
     /// The one-pass analysis against its definition, cell by cell, on random rooms.
     #[test]
     fn doorways_match_removing_each_cell_in_turn() {
-        let mut rooms = crate::testing::Rooms::new(0x0d00_4a75_1234_5679);
+        use crate::testing::{for_random_positions, Draw};
         let mut doors = 0;
-        for _ in 0..300 {
-            let (b, text) = match rooms.room(7, 6, 14, 0, b"@$.") {
-                Some(room) => room,
-                None => continue,
-            };
+        for_random_positions(0x0d00_4a75_1234_5679, 300, Draw::rooms(7, 6, 14, 0, b"@$."), |p| {
+            let (b, text) = (p.board, &p.text);
             for x in 0..b.n {
                 // The parts the floor falls into without x, from its neighbours.
                 let mut part = vec![usize::MAX; b.n];
@@ -568,7 +565,7 @@ mod tests {
                 assert_eq!(b.doorway[x], expected, "cell {}:\n{}", x, text);
                 doors += expected as usize;
             }
-        }
+        });
         assert!(doors >= 50, "only {} doorways seen", doors);
     }
 

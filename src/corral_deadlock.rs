@@ -205,7 +205,7 @@ fn key_of(boxes: &[Cell], area: Cell) -> Key {
 mod tests {
     use super::*;
     use crate::reach::Areas;
-    use crate::testing::{solvable, Rooms};
+    use crate::testing::{for_random_positions, solvable, Draw};
 
     /// The player's area and the corrals of the board's start position.
     fn corrals_at_start(board: &Board) -> (Reach, Corrals) {
@@ -238,31 +238,26 @@ mod tests {
     /// and the search must find some (else this test proves nothing).
     #[test]
     fn every_corral_called_dead_is_unsolvable() {
-        let mut rooms = Rooms::new(0x1234_5678_9abc_def0);
-        let (mut proven, mut tried) = (0, 0);
-        while tried < 3000 {
-            // A 6x5 room with a few inner walls, three boxes, three goals and the player.
-            let (board, text) = match rooms.room(6, 5, 5, 0, b"...$$$@") {
-                Some(room) => room,
-                None => continue,
-            };
-            tried += 1;
-            let boxes = board.start_boxes.clone();
-            let (reach, corrals) = corrals_at_start(&board);
+        let mut proven = 0;
+        // A 6x5 room with a few inner walls, three boxes, three goals and the player.
+        let draw = Draw::rooms(6, 5, 5, 0, b"...$$$@");
+        for_random_positions(0x1234_5678_9abc_def0, 3000, draw, |p| {
+            let (board, boxes, text) = (p.board, &p.boxes, &p.text);
+            let (reach, corrals) = corrals_at_start(board);
             let mut searcher = CorralDeadlocks::new(board.n);
-            let dead = searcher.any_dead(&board, &corrals, &boxes, board.start_player);
+            let dead = searcher.any_dead(board, &corrals, boxes, p.player);
             if dead {
                 proven += 1;
-                let solvable = solvable(&board, &boxes, board.start_player);
+                let solvable = solvable(board, boxes, p.player);
                 assert!(!solvable, "called dead but solvable:\n{}", text);
             }
             // Anywhere in his area the player gets the same verdict, from the cache.
             let searches = searcher.searches;
             for c in (0..board.n as Cell).filter(|&c| reach.reached(c)) {
-                assert_eq!(searcher.any_dead(&board, &corrals, &boxes, c), dead, "{}", text);
+                assert_eq!(searcher.any_dead(board, &corrals, boxes, c), dead, "{}", text);
             }
             assert_eq!(searcher.searches, searches);
-        }
+        });
         assert!(proven >= 10, "only {} dead corrals found", proven);
     }
 }

@@ -237,25 +237,20 @@ mod tests {
     /// position has no solution; and such cuts do come up.
     #[test]
     fn every_goal_cut_off_by_frozen_boxes_is_unsolvable() {
-        use crate::testing::{solvable, Rooms};
-        let mut rooms = Rooms::new(0x0fed_cba9_8765_4321);
-        let (mut cuts, mut tried) = (0, 0);
-        while tried < 4000 {
-            // A 6x4 room with inner walls, four boxes (three on goals more often than not).
-            let (board, text) = match rooms.room(6, 4, 6, 9, b"***.$@") {
-                Some(room) => room,
-                None => continue,
-            };
-            tried += 1;
-            let mut occ = vec![false; board.n];
-            board.start_boxes.iter().for_each(|&c| occ[c as usize] = true);
+        use crate::testing::{for_random_positions, solvable, Draw};
+        let mut cuts = 0;
+        // A 6x4 room with inner walls, four boxes (three on goals more often than not).
+        let draw = Draw::rooms(6, 4, 6, 9, b"***.$@");
+        for_random_positions(0x0fed_cba9_8765_4321, 4000, draw, |p| {
+            let board = p.board;
+            let occ = p.occupied();
             let (mut f, mut walls) = (Freeze::new(board.n), Vec::new());
-            f.frozen_on_goals(&board, &occ, board.start_boxes.iter().copied(), &mut walls);
-            if GoalCut::new(board.n).cuts_off(&board, &occ, &walls, &board.goals) {
+            f.frozen_on_goals(board, &occ, p.boxes.iter().copied(), &mut walls);
+            if GoalCut::new(board.n).cuts_off(board, &occ, &walls, &board.goals) {
                 cuts += 1;
-                assert!(!solvable(&board, &board.start_boxes, board.start_player), "cut but solvable:\n{}", text);
+                assert!(!solvable(board, &p.boxes, p.player), "cut but solvable:\n{}", p.text);
             }
-        }
+        });
         assert!(cuts >= 20, "only {} cuts found", cuts);
     }
 

@@ -265,7 +265,7 @@ impl Assignment {
 mod tests {
     use super::*;
     use crate::deadlock::Frozen;
-    use crate::testing::{solvable, Rooms};
+    use crate::testing::{for_random_positions, solvable, Draw};
 
     fn dead(board: &Board) -> bool {
         let mut occupied = vec![false; board.n];
@@ -309,46 +309,41 @@ mod tests {
     /// solution, nor has any child `child_dead` calls dead; both verdicts do come up.
     #[test]
     fn every_position_called_dead_is_unsolvable() {
-        let mut rooms = Rooms::new(0x2545_f491_4f6c_dd1d);
-        let (mut proven, mut children_proven, mut tried) = (0, 0, 0);
-        while tried < 3000 {
-            let (board, text) = match rooms.room(6, 4, 6, 8, b"**..$$@") {
-                Some(room) => room,
-                None => continue,
-            };
-            tried += 1;
-            let mut occupied = vec![false; board.n];
-            board.start_boxes.iter().for_each(|&b| occupied[b as usize] = true);
+        let (mut proven, mut children_proven) = (0, 0);
+        let draw = Draw::rooms(6, 4, 6, 8, b"**..$$@");
+        for_random_positions(0x2545_f491_4f6c_dd1d, 3000, draw, |p| {
+            let (board, text) = (p.board, &p.text);
+            let mut occupied = p.occupied();
             let mut walls = FrozenWalls::new(board.n);
-            if walls.dead(&board, &occupied, &board.start_boxes, board.start_player) {
+            if walls.dead(board, &occupied, &p.boxes, p.player) {
                 proven += 1;
-                let solvable = solvable(&board, &board.start_boxes, board.start_player);
+                let solvable = solvable(board, &p.boxes, p.player);
                 assert!(!solvable, "called dead but solvable:\n{}", text);
-                continue;
+                return;
             }
             // The children on the same board: each push that freezes nothing more.
             let mut reach = Reach::new(board.n);
-            reach.fill(&board, &occupied, board.start_player);
-            for (k, &b) in board.start_boxes.iter().enumerate() {
+            reach.fill(board, &occupied, p.player);
+            for (k, &b) in p.boxes.iter().enumerate() {
                 for d in 0..4 {
                     let (to, stand) = (board.step(b, d), board.step(b, d ^ 1));
                     if to == NONE || stand == NONE || occupied[to as usize] || !reach.reached(stand) {
                         continue;
                     }
-                    let mut boxes = board.start_boxes.clone();
+                    let mut boxes = p.boxes.clone();
                     boxes[k] = to;
                     occupied[b as usize] = false;
                     occupied[to as usize] = true;
-                    let freezes = Freeze::new(board.n).assess(&board, &occupied, to) != Frozen::No;
+                    let freezes = Freeze::new(board.n).assess(board, &occupied, to) != Frozen::No;
                     occupied[b as usize] = true;
                     occupied[to as usize] = false;
-                    if !freezes && walls.child_dead(&board, to, b) {
+                    if !freezes && walls.child_dead(board, to, b) {
                         children_proven += 1;
-                        assert!(!solvable(&board, &boxes, b), "child called dead but solvable:\n{}", text);
+                        assert!(!solvable(board, &boxes, b), "child called dead but solvable:\n{}", text);
                     }
                 }
             }
-        }
+        });
         assert!(proven >= 20, "only {} positions found dead", proven);
         assert!(children_proven >= 20, "only {} children found dead", children_proven);
     }

@@ -20,6 +20,8 @@ mod schedule;
 mod search;
 mod solution;
 mod solver;
+#[cfg(test)]
+mod soundness;
 mod state;
 mod table;
 #[cfg(test)]

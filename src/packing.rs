@@ -621,27 +621,23 @@ mod tests {
     /// live cell `push_path` can reach.
     #[test]
     fn every_box_move_is_the_path_push_path_finds() {
-        let mut rooms = crate::testing::Rooms::new(0x0bad_cafe_f00d_5eed);
-        let (mut moves, mut tried) = (0, 0);
+        use crate::testing::{for_random_positions, Draw};
+        let mut moves = 0;
         let mut out = Vec::new();
-        while tried < 300 {
-            let (board, text) = match rooms.room(6, 5, 6, 0, b"..$$@") {
-                Some(room) => room,
-                None => continue,
-            };
-            tried += 1;
+        for_random_positions(0x0bad_cafe_f00d_5eed, 300, Draw::rooms(6, 5, 6, 0, b"..$$@"), |p| {
+            let (board, text) = (p.board, &p.text);
             let mut occupied = vec![false; board.n];
-            let from = board.start_boxes[0];
-            occupied[board.start_boxes[1] as usize] = true;
+            let from = p.boxes[0];
+            occupied[p.boxes[1] as usize] = true;
             let mut bp = BoxPath::new(board.n);
             let mut reach = Reach::new(board.n);
             occupied[from as usize] = true;
-            reach.fill(&board, &occupied, board.start_player);
+            reach.fill(board, &occupied, p.player);
             occupied[from as usize] = false;
-            let behind = reach.behind(&board, from);
-            bp.reach_of_box(&board, &occupied, from, behind, &board.dead_fwd, &mut out);
+            let behind = reach.behind(board, from);
+            bp.reach_of_box(board, &occupied, from, behind, &board.dead_fwd, &mut out);
             for t in (0..board.n as Cell).filter(|&t| t != from && !board.dead_fwd[t as usize]) {
-                let path = bp.push_path(&board, &occupied, from, board.start_player, t, |_| true);
+                let path = bp.push_path(board, &occupied, from, p.player, t, |_| true);
                 let offered = out.iter().find(|m| m.to == t);
                 match (path, offered) {
                     (None, None) => {}
@@ -654,7 +650,7 @@ mod tests {
                     (p, m) => panic!("push_path {:?}, offered {:?}:\n{}", p, m, text),
                 }
             }
-        }
+        });
         assert!(moves > 1000, "only {} moves compared", moves);
     }
 }

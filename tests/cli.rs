@@ -12,6 +12,10 @@
 #[path = "../tools/src/harness/sim.rs"]
 mod sim;
 
+// "No solution exists" on a tiny map is checked by an exhaustive search of our own.
+#[path = "common/exhaustive.rs"]
+mod exhaustive;
+
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -700,6 +704,7 @@ fn unsolvable_maps_report_no_solution_exists() {
         // The cases must really be unsolvable maps of the accepted kind.
         let board = sim::parse_map(map).unwrap_or_else(|e| panic!("{what}: bad test map: {e}"));
         assert_eq!(board.box_count(), board.goal_count(), "{what}: bad test map");
+        assert_eq!(exhaustive::solvable(map, EXHAUSTIVE_LIMIT), Some(false), "{what}: solvable after all");
         for args in modes {
             let o = run_str(args, map, QUICK);
             if let Err(e) = verify_unsolvable(&o) {
@@ -1053,12 +1058,18 @@ fn fuzz_cases() -> Vec<FuzzCase> {
     cases
 }
 
+/// Positions the exhaustive search may visit to check a "no solution exists" (bigger
+/// maps go unchecked).
+const EXHAUSTIVE_LIMIT: usize = 100_000;
+
 #[test]
 fn random_inputs_never_crash_and_answers_replay() {
     let _g = shared();
     let started = Instant::now();
     let cases = fuzz_cases();
     let exits = std::sync::Mutex::new([0usize; 3]);
+    // "No solution exists" answers checked by the exhaustive search, and those too big for it.
+    let (checked, unchecked) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let errors = par_check(&cases, |case| {
         let shown = String::from_utf8_lossy(&case.input).chars().take(200).collect::<String>();
         let ctx = |e: String| format!("fuzz case {} input {:?}: {e}", case.id, shown);
@@ -1105,6 +1116,22 @@ fn random_inputs_never_crash_and_answers_replay() {
                         o.describe()
                     )));
                 }
+                // A proof of unsolvability is checked, where the map is small enough.
+                if o.stderr.contains("no solution exists") {
+                    let Ok(map) = std::str::from_utf8(&case.input) else {
+                        return Err(ctx(format!("non-UTF-8 input was accepted: {}", o.describe())));
+                    };
+                    match exhaustive::solvable(&map_rows(map), EXHAUSTIVE_LIMIT) {
+                        Some(true) => {
+                            return Err(ctx(format!(
+                                "no solution exists, but an exhaustive search solves it: {}",
+                                o.describe()
+                            )))
+                        }
+                        Some(false) => checked.fetch_add(1, Ordering::Relaxed),
+                        None => unchecked.fetch_add(1, Ordering::Relaxed),
+                    };
+                }
             }
             _ => verify_rejected(&o).map_err(ctx)?,
         }
@@ -1112,9 +1139,15 @@ fn random_inputs_never_crash_and_answers_replay() {
     });
     assert_no_errors("random inputs", &errors);
     let exits = exits.into_inner().unwrap();
-    eprintln!("fuzz: exit codes 0/1/2 = {exits:?} in {:.1?}", started.elapsed());
+    let (checked, unchecked) = (checked.into_inner(), unchecked.into_inner());
+    eprintln!(
+        "fuzz: exit codes 0/1/2 = {exits:?} in {:.1?}; \"no solution exists\" confirmed by the exhaustive \
+         search {checked} times, {unchecked} maps too big for it",
+        started.elapsed()
+    );
     // The generator must exercise all three outcomes, or the test proves little.
     assert!(exits.iter().all(|&n| n >= 10), "exit code histogram too lopsided: {exits:?}");
+    assert!(checked >= 100, "only {checked} answers \"no solution exists\" checked ({unchecked} maps too big)");
     assert!(started.elapsed() < Duration::from_secs(60), "fuzzing took {:?}", started.elapsed());
 }
 

@@ -6,9 +6,10 @@
 //! margin (`deadline`), reports it, and every other level keeps its solution. `--jobs N`
 //! runs N children at once (each with the whole `--memory` to itself).
 //!
-//! The solutions file follows the SOK format (Sokoban YASC's, version 0.17), which
-//! Sokoban programs read: for each level its title line, the map, a blank line, the
-//! title line `Solution` and the moves in LURD (lowercase walks, uppercase pushes):
+//! The solutions file is a level file in the SOK format (version 0.17, Sokoban YASC's),
+//! where a level's saved games and solutions follow its map as sections, each a title
+//! line and the moves: for each level its title line, the map, a blank line, the title
+//! line `Solution` and the moves in LURD (lowercase walks, uppercase pushes):
 //!
 //! ```text
 //! Microban 1

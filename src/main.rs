@@ -107,6 +107,8 @@ EXIT CODES:
     1  no solution: none exists, or none was found within the time or memory limit
     2  invalid input or invalid options (the reason is on standard error)
     3  internal error (a plan failed its own replay; nothing is printed)
+    sokoban solve: the worst code of its levels, a level whose process was killed
+    or crashed counting as 3, and a file it cannot read as 2
 ";
 
 struct Cli {

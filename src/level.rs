@@ -164,6 +164,117 @@ impl Level {
     }
 }
 
+/// One level of a collection file, for `sokoban solve` (see `split_collection`).
+#[cfg(not(judge))]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The title the file gives the level, if any.
+    pub title: Option<String>,
+    /// Line number (from 1) of the map's first row in the file.
+    pub line: usize,
+    /// The map rows, trailing blanks and CRs stripped, each ending in `\n`.
+    pub map: String,
+}
+
+/// Is this collection line text (a title, comment or note) rather than a map row? What
+/// `Level::parse` skips around a map (`text_start`), and also lines that start with a
+/// character no map row starts with: collections put titles such as `1` or `"Tricky"`
+/// and `::` comment banners there. A row is otherwise kept whole, so that a stray
+/// character inside a map is reported with its line and column, not taken for a gap.
+#[cfg(not(judge))]
+fn is_note(line: &str) -> bool {
+    let first = line.trim_start_matches([' ', '\t']).chars().next();
+    text_start(line).is_some() || first.is_some_and(|c| !"#@+$*.-_".contains(c))
+}
+
+/// The value of a `Key: value` note (SOK's puzzle notes: `Title: ...`, `Author: ...`),
+/// as (key, value); `None` for free text.
+#[cfg(not(judge))]
+fn key_value(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.trim().split_once(':')?;
+    let word = !key.is_empty() && key.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+    word.then(|| (key, value.trim()))
+}
+
+/// The title a note gives: a `Title:` note's value, or free text (a `;` comment's text
+/// without the `;`); not another `Key: value` note or a `::` comment.
+#[cfg(not(judge))]
+fn title_text(line: &str) -> Option<String> {
+    let t = line.trim();
+    let text = match key_value(t) {
+        Some((key, value)) if key.eq_ignore_ascii_case("title") => value,
+        Some(_) => return None,
+        None if t.starts_with("::") => return None,
+        None => t.trim_start_matches(';').trim(),
+    };
+    Some(text.to_string()).filter(|t| !t.is_empty())
+}
+
+/// The levels of a collection in the common text format (.sok, .xsb, .txt): maps are
+/// runs of row lines; blank lines and notes (`is_note`) separate them. A run with no
+/// player, box or goal (a `#####` banner) is decoration, not a level.
+///
+/// Titles are a best guess, since files disagree on where they go. A `Title:` note
+/// right after the map (SOK puts `Key: value` notes there) or right before it wins.
+/// Otherwise the file's style decides: if more maps have a note right above them than
+/// right below, a title is the last note before the map (`; 12` in .xsb, a title line
+/// in .sok); else the first note right after it.
+#[cfg(not(judge))]
+pub fn split_collection(text: &str) -> Vec<Entry> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
+    let is_blank = |i: usize| lines[i].trim().is_empty();
+    // Each run of row lines as [start, end).
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if is_blank(i) || is_note(lines[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < lines.len() && !is_blank(i) && !is_note(lines[i]) {
+            i += 1;
+        }
+        if lines[start..i].iter().any(|l| l.contains(['@', '+', '$', '*', '.'])) {
+            runs.push((start, i));
+        }
+    }
+    // The notes right above and right below each map (no blank line between).
+    let above = |start: usize| -> Vec<&str> {
+        let from = (0..start).rev().take_while(|&k| !is_blank(k) && is_note(lines[k])).last().unwrap_or(start);
+        lines[from..start].to_vec()
+    };
+    let below = |end: usize| -> Vec<&str> {
+        lines[end..].iter().take_while(|l| !l.trim().is_empty() && is_note(l)).copied().collect()
+    };
+    let titled = |notes: &[&str]| notes.iter().any(|l| title_text(l).is_some());
+    let above_style = runs.iter().filter(|r| titled(&above(r.0))).count();
+    let below_style = runs.iter().filter(|r| titled(&below(r.1))).count();
+    let before = above_style >= below_style;
+    let title_key = |notes: &[&str]| {
+        let key = |l: &str| key_value(l).is_some_and(|(k, _)| k.eq_ignore_ascii_case("title"));
+        notes.iter().filter(|l| key(l)).find_map(|l| title_text(l))
+    };
+    runs.iter()
+        .enumerate()
+        .map(|(n, &(start, end))| {
+            let (up, down) = (above(start), below(end));
+            let title = match title_key(&down).or_else(|| title_key(&up)) {
+                Some(t) => Some(t),
+                None if before => {
+                    // The last note since the previous map, even across blank lines.
+                    let from = if n == 0 { 0 } else { runs[n - 1].1 };
+                    lines[from..start].iter().rev().find_map(|l| title_text(l))
+                }
+                None => down.iter().find_map(|l| title_text(l)),
+            };
+            let map = lines[start..end].iter().map(|l| format!("{}\n", l.trim_end())).collect();
+            Entry { title, line: start + 1, map }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,5 +355,76 @@ mod tests {
         assert!(Level::parse(&tall).unwrap_err().to_string().contains("limit is 256 rows"));
         let huge = " ".repeat(MAX_INPUT_BYTES + 1);
         assert!(Level::parse(&huge).unwrap_err().to_string().contains("limit is"));
+    }
+
+    const A: &str = "#####\n#@$.#\n#####\n";
+    const B: &str = "######\n#@ $.#\n######\n";
+
+    fn titles(text: &str) -> Vec<Option<String>> {
+        split_collection(text).into_iter().map(|e| e.title).collect()
+    }
+
+    fn some(t: &[&str]) -> Vec<Option<String>> {
+        t.iter().map(|s| Some(s.to_string())).collect()
+    }
+
+    #[test]
+    fn a_collection_splits_at_blank_and_text_lines_with_line_numbers() {
+        let text = format!("; header\r\n\n{}\n\n{}", A.replace('\n', "  \r\n"), B);
+        let levels = split_collection(&text);
+        assert_eq!(levels.len(), 2);
+        assert_eq!((levels[0].line, levels[0].map.as_str()), (3, A));
+        assert_eq!((levels[1].line, levels[1].map.as_str()), (8, B));
+        // Back to back, with a comment between: still two levels.
+        let levels = split_collection(&format!("{}; two\n{}", A, B));
+        assert_eq!(levels.iter().map(|e| e.map.as_str()).collect::<Vec<_>>(), [A, B]);
+    }
+
+    #[test]
+    fn banners_numbers_and_sok_comments_are_not_levels() {
+        let text = format!(":: a SOK comment ::\n##########\n\n1\n{}\n\"Two\"\n{}##########\n", A, B);
+        let levels = split_collection(&text);
+        assert_eq!(levels.len(), 2, "{:?}", levels);
+        assert_eq!(titles(&text), some(&["1", "\"Two\""]));
+    }
+
+    #[test]
+    fn a_stray_character_stays_in_its_map_and_is_reported_at_its_file_line() {
+        let text = format!("; one\n{}\n; bad\n#####\n#@$x.#\n#####\n\n; three\n{}", A, B);
+        let levels = split_collection(&text);
+        assert_eq!(titles(&text), some(&["one", "bad", "three"]));
+        let bad = &levels[1];
+        let e = Level::parse(&bad.map).unwrap_err();
+        assert_eq!((e.line.map(|l| l + bad.line - 1), e.column), (Some(8), Some(4)));
+    }
+
+    #[test]
+    fn xsb_titles_before_the_maps() {
+        let text = format!("; My collection\n\n; Level one\n{}; Level two\n{}", A, B);
+        assert_eq!(titles(&text), some(&["Level one", "Level two"]));
+        // A blank line between title and map, and notes after a map.
+        let text = format!("Collection: X\n\n; 1\n\n{}Author: someone\n\n; 2\n\n{}", A, B);
+        assert_eq!(titles(&text), some(&["1", "2"]));
+    }
+
+    #[test]
+    fn xsb_titles_after_the_maps() {
+        let text = format!("{}; 1\n\n{}; 2\n", A, B);
+        assert_eq!(titles(&text), some(&["1", "2"]));
+    }
+
+    #[test]
+    fn sok_title_notes_win_over_title_lines() {
+        let text = format!("Level 1\n{}Title: First\nAuthor: X\n\nLevel 2\n{}Title: Second\n", A, B);
+        assert_eq!(titles(&text), some(&["First", "Second"]));
+        let text = format!("Title: First\n{}\nTitle: Second\n{}", A, B);
+        assert_eq!(titles(&text), some(&["First", "Second"]));
+    }
+
+    #[test]
+    fn untitled_levels_have_no_title() {
+        assert_eq!(titles(&format!("{}\n\n{}", A, B)), [None, None]);
+        assert_eq!(titles(&format!("Author: nobody\n{}", A)), [None]);
+        assert!(split_collection("; nothing\n\n").is_empty());
     }
 }

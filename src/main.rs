@@ -7,6 +7,8 @@ mod bench;
 mod board;
 mod bound;
 mod budget;
+#[cfg(not(judge))]
+mod collection;
 mod corral;
 mod corral_deadlock;
 mod deadlock;
@@ -57,6 +59,12 @@ sokoban - solve one Sokoban map
 
 USAGE:
     sokoban [OPTIONS] < MAP        solve the map read from standard input
+    sokoban solve FILE... [--jobs N] [--output PATH] [OPTIONS]
+                                   solve every level of level collections (.sok,
+                                   .xsb, .txt), N at a time, each in a process of
+                                   its own with the OPTIONS; the solutions go to
+                                   PATH (default: standard output), progress to
+                                   standard error
     sokoban bench [--nodes N]      print the deterministic node-count signature
 
 The map uses '#' wall, ' ' floor, '.' goal, '$' box, '*' box on goal, '@' player,
@@ -102,6 +110,8 @@ EXIT CODES:
     1  no solution: none exists, or none was found within the time or memory limit
     2  invalid input or invalid options (the reason is on standard error)
     3  internal error (a plan failed its own replay; nothing is printed)
+    sokoban solve: the worst code of its levels, a level whose process was killed
+    or crashed counting as 3, and a file it cannot read as 2
 ";
 
 struct Cli {
@@ -112,6 +122,10 @@ struct Cli {
     lurd: bool,
     #[cfg(not(judge))]
     stats: bool,
+    /// Where in the arguments the file names are (`sokoban solve`); a map on standard
+    /// input takes none.
+    #[cfg(not(judge))]
+    files: Vec<usize>,
 }
 
 /// A whole number above zero (no sign), or `None`.
@@ -128,6 +142,8 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
         lurd: false,
         #[cfg(not(judge))]
         stats: false,
+        #[cfg(not(judge))]
+        files: Vec::new(),
     };
     let mut i = 0;
     let value = |i: &mut usize, name: &str| -> Result<String, String> {
@@ -159,6 +175,8 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
                     .ok_or_else(|| format!("--memory wants megabytes between 16 and 16384, not {:?}", v))?;
             }
             _ if people_option(&mut cli, a, &mut || value(&mut i, a))? => {}
+            #[cfg(not(judge))]
+            _ if !a.starts_with('-') => cli.files.push(i),
             _ => return Err(format!("unknown option {:?} (see --help)", a)),
         }
         i += 1;
@@ -235,11 +253,19 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Some("bench") => return bench::main(&args[1..]),
+        #[cfg(not(judge))]
+        Some("solve") => return collection::main(&args[1..]),
         _ => {}
     }
     let cli = match parse_args(&args) {
         Ok(c) => c,
         Err(e) => return fail(2, &e),
+    };
+    // A file name is for `sokoban solve`; here it is an unknown argument.
+    #[cfg(not(judge))]
+    let cli = match cli.files.first() {
+        Some(&i) => return fail(2, &format!("unknown option {:?} (see --help)", args[i])),
+        None => cli,
     };
 
     let mut input = Vec::new();

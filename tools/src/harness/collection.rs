@@ -111,12 +111,12 @@ fn is_map_char(c: char) -> bool {
 /// A line is a map row if it holds only map characters and at least one
 /// wall. Requiring a wall keeps titles such as "..." or "1" out of maps; any
 /// closed level has a wall on every row.
-fn is_map_row(line: &str) -> bool {
+pub fn is_map_row(line: &str) -> bool {
     let line = line.trim_end();
     !line.is_empty() && line.contains('#') && line.chars().all(is_map_char)
 }
 
-fn normalise(rows: &[&str]) -> String {
+pub fn normalise(rows: &[&str]) -> String {
     let mut out = String::new();
     for row in rows {
         let row = row.trim_end();

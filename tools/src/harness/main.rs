@@ -7,6 +7,7 @@ mod plot;
 mod report;
 mod run;
 mod sim;
+mod verify;
 
 use report::Row;
 use run::{Status, Task};
@@ -24,6 +25,7 @@ usage:
                  [--time-limit S] [--title TEXT]
   harness within LIST FILE.csv... [--tsv]
   harness splice DOC.md SNIPPET.md [--marker NAME]
+  harness verify COLLECTION SOLUTIONS
   harness --help
 
 Runs each solver on every map of every SET, one process per map, map on
@@ -58,6 +60,12 @@ replayed by the harness's own simulator.
   splice DOC SNIP   replace the text between <!-- NAME:begin --> and
                     <!-- NAME:end --> in DOC with the contents of SNIP;
                     NAME is 'bench' unless --marker NAME is given
+  verify C S        check the solutions file S (SOK, as `sokoban solve` writes
+                    it: after each map a `Solution` line and the moves) against
+                    the levels of the collection C (a SET as above): levels and
+                    entries are paired by map, then title, and every solution
+                    is replayed on C's map; prints ok / WRONG / missing per
+                    level and a summary; exit 1 if any solution is wrong
 
 Statuses: solved, wrong (illegal moves or boxes left off goals), unsolved
 (exit 1, or exit 0 without an answer), timeout, crash (signal), bad-exit.
@@ -173,6 +181,8 @@ fn main() -> ExitCode {
         splice_command(&args[1..])
     } else if args[0] == "within" {
         within_command(&args[1..])
+    } else if args[0] == "verify" {
+        verify::command(&args[1..])
     } else {
         match parse_args(&args) {
             Ok(o) if o.compare.is_some() => compare_command(&o),

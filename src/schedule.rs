@@ -111,20 +111,20 @@ pub const TABLE: [Phase; 8] = [
 
 /// The work of the phases with a share, in expansions of a map of `REFERENCE_CELLS` floor
 /// cells and `REFERENCE_BOXES` boxes (see `expansion_cost`). At the development machine's
-/// median rate for each phase they are about the seconds the phases had when shares were
-/// fractions of the time left at 10 s: 2.0, 0.4, 2.3, 0.8 and 1.9 s.
-const WORK: [u64; 5] = [245_000, 75_000, 317_000, 141_000, 241_000];
+/// median rate for each phase (in CPU time) they are about the seconds the phases had when
+/// shares were fractions of the time left at 10 s: 2.0, 0.4, 2.3, 0.8 and 1.9 s.
+const WORK: [u64; 5] = [234_000, 64_000, 333_000, 118_000, 235_000];
 
 const REFERENCE_CELLS: f64 = 100.0;
 const REFERENCE_BOXES: f64 = 10.0;
 
 /// What one expansion costs on a map of `cells` floor cells and `boxes` boxes, in
 /// expansions of the reference map: it floods the floor and repairs a matching over the
-/// boxes. The exponents fit the expansion rates of every phase on xsokoban, Sasquatch and
-/// Mas Sasquatch; a phase's work in time then varies about three times less from map to
-/// map than in bare expansions, and does not depend on the machine at all.
+/// boxes. The exponents fit the expansion rates (per CPU second) of every phase on maps of
+/// xsokoban, Sasquatch and Mas Sasquatch; a phase's work in time then varies about half
+/// as much from map to map as in bare expansions, and does not depend on the machine.
 pub fn expansion_cost(cells: usize, boxes: usize) -> f64 {
-    let cost = (cells as f64 / REFERENCE_CELLS).powf(0.9) * (boxes as f64 / REFERENCE_BOXES).powf(0.6);
+    let cost = (cells as f64 / REFERENCE_CELLS).powf(0.7) * (boxes as f64 / REFERENCE_BOXES).powf(0.6);
     cost.clamp(1.0 / 16.0, 64.0)
 }
 

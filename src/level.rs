@@ -13,6 +13,10 @@ pub const MAX_SIDE: usize = 256;
 pub const MAX_BOXES: usize = 500;
 /// Largest input accepted, in bytes, so a runaway pipe cannot exhaust memory.
 pub const MAX_INPUT_BYTES: usize = 1 << 20;
+/// Most cells that are not walls: the board numbers the player's area with `u16` and
+/// keeps `u16::MAX` for "no cell". Only a 256 by 256 map without a wall has more, and
+/// then every cell is in the player's area, so counting the open cells is exact.
+pub const MAX_OPEN_CELLS: usize = u16::MAX as usize;
 
 /// A parsed, validated map on its rectangular grid (row-major, `width * height` cells).
 #[derive(Clone, Debug)]
@@ -145,6 +149,13 @@ impl Level {
                 }
             }
         }
+        let open = walls.iter().filter(|&&w| !w).count();
+        if open > MAX_OPEN_CELLS {
+            return Err(ParseError::whole(format!(
+                "the map has {} cells that are not walls; the limit is {} (a 256 by 256 map needs a wall)",
+                open, MAX_OPEN_CELLS
+            )));
+        }
         let player = match player {
             Some((p, _, _)) => p,
             None => return Err(ParseError::whole("no player ('@' or '+') in the map".into())),
@@ -244,5 +255,22 @@ mod tests {
         assert!(Level::parse(&tall).unwrap_err().to_string().contains("limit is 256 rows"));
         let huge = " ".repeat(MAX_INPUT_BYTES + 1);
         assert!(Level::parse(&huge).unwrap_err().to_string().contains("limit is"));
+    }
+
+    /// A 256 by 256 map with one wall has 65,535 open cells, the most the board can
+    /// number; without the wall it has one more and is refused, whatever else it holds.
+    #[test]
+    fn the_open_cell_limit_is_exact() {
+        // Else a map could hold more open cells than its player's area, and be refused wrongly.
+        const _: () = assert!(MAX_SIDE * MAX_SIDE <= MAX_OPEN_CELLS + 1);
+        let mut rows = vec![" ".repeat(MAX_SIDE); MAX_SIDE];
+        rows[0].replace_range(0..3, "@$.");
+        rows[MAX_SIDE - 1].replace_range(0..1, "#");
+        let l = Level::parse(&rows.join("\n")).unwrap();
+        assert_eq!((l.width, l.height), (MAX_SIDE, MAX_SIDE));
+        assert_eq!(l.walls.iter().filter(|&&w| !w).count(), MAX_OPEN_CELLS);
+        rows[MAX_SIDE - 1].replace_range(0..2, "$.");
+        let e = Level::parse(&rows.join("\n")).unwrap_err().to_string();
+        assert!(e.contains("65536 cells that are not walls; the limit is 65535"), "{}", e);
     }
 }

@@ -782,6 +782,8 @@ fn invalid_inputs() -> Vec<Bad> {
     v.push(bad("257 rows", tall, &[&["256"], &["row", "line"]], None));
     // 501 boxes and 501 goals.
     v.push(bad("501 boxes", boxes_map(501), &[&["500"], &["box"]], None));
+    // 256 by 256 without a single wall: one open cell more than the board can number.
+    v.push(bad("65536 open cells", open_map(false), &[&["65536"], &["65535"], &["wall"]], None));
     // Just over 1 MiB: a valid map padded with blank lines.
     let mut big = LINE.to_string();
     big.push_str(&"\n".repeat((1 << 20) + 1 - big.len()));
@@ -796,6 +798,16 @@ fn invalid_inputs() -> Vec<Bad> {
         None,
     ));
     v
+}
+
+/// 256 by 256 with no border, the player at the top left pushing a box right onto a
+/// goal: with `wall`, one wall in the bottom row makes 65,535 open cells, the most
+/// accepted; without it, a second box and goal stand there and all 65,536 cells are open.
+fn open_map(wall: bool) -> String {
+    let mut rows = vec![" ".repeat(256); 256];
+    rows[0].replace_range(0..3, "@$.");
+    rows[255].replace_range(0..2, if wall { "# " } else { "$." });
+    rows.iter().map(|r| format!("{r}\n")).collect()
 }
 
 /// A valid-looking open map with `n` boxes and `n` goals (fits 256x256).
@@ -869,6 +881,12 @@ fn limits_are_inclusive() {
     assert_eq!(m.lines().count(), 256);
     let o = run_str(&[], &m, QUICK);
     verify(&m, &o, false).unwrap_or_else(|e| panic!("256 columns and rows: {e}"));
+
+    // 65,535 open cells (a 256 by 256 map with one wall) are accepted and solved.
+    let m = open_map(true);
+    let o = run_str(&[], &m, QUICK);
+    let rep = verify(&m, &o, false).unwrap_or_else(|e| panic!("65535 open cells: {e}"));
+    assert_eq!((rep.moves, rep.pushes), (1, 1), "{}", o.describe());
 }
 
 // ---------------------------------------------------------------------------

@@ -632,6 +632,21 @@ fn a_floor_region_outside_the_walls_with_no_boxes_is_harmless() {
     assert_eq!((rep.moves, rep.pushes), (1, 1), "{}", o.describe());
 }
 
+/// Blank rows of an open map are floor the answer may use: an empty line inside it (an
+/// editor strips its spaces) and lines of spaces below it. The 6 by 6 map was
+/// once called unsolvable: its box on row 4 can be pushed only from row 5.
+#[test]
+fn blank_rows_of_an_open_map_are_floor() {
+    let _g = shared();
+    let six = "@     \n      \n  .   \n   $  \n      \n      \n";
+    let through = "@  \n\n $.\n";
+    for (map, pushes) in [(six, 2), (through, 1)] {
+        let o = run_str(&[], map, QUICK);
+        let rep = verify(map, &o, false).unwrap_or_else(|e| panic!("{map:?}: {e}"));
+        assert_eq!(rep.pushes, pushes, "{map:?}: {}", o.describe());
+    }
+}
+
 // ---------------------------------------------------------------------------
 // 4. Nothing to do
 // ---------------------------------------------------------------------------
@@ -765,7 +780,7 @@ fn invalid_inputs() -> Vec<Bad> {
         bad(
             "a second map after a blank line",
             "#####\n#@$.#\n#####\n\n#####\n#@$.#\n#####\n",
-            &[&["player"]],
+            &[&["player"], &["one map per input"]],
             Some((6, 2)),
         ),
     ];

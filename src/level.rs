@@ -182,10 +182,8 @@ impl Level {
         let nboxes = boxes.iter().filter(|&&b| b).count();
         let ngoals = goals.iter().filter(|&&g| g).count();
         if nboxes != ngoals {
-            return Err(ParseError::whole(format!(
-                "the map has {} boxes but {} goals; they must be equal",
-                nboxes, ngoals
-            )));
+            let (b, g) = (crate::count(nboxes, "box", "boxes"), crate::count(ngoals, "goal", "goals"));
+            return Err(ParseError::whole(format!("the map has {} but {}; they must be equal", b, g)));
         }
         if nboxes > MAX_BOXES {
             return Err(ParseError::whole(format!("the map has {} boxes; the limit is {} boxes", nboxes, MAX_BOXES)));
@@ -279,7 +277,8 @@ mod tests {
             ("\n  \n\r\n", "empty input"),
             ("####\n#$.#\n####\n", "no player"),
             ("#####\n#@$.@#\n#####\n", "second player"),
-            ("#####\n#@$$.#\n#####\n", "2 boxes but 1 goals"),
+            ("#####\n#@$$.#\n#####\n", "2 boxes but 1 goal;"),
+            ("#####\n#@$..#\n#####\n", "1 box but 2 goals;"),
             ("#####\n#@$x.#\n#####\n", "unexpected character 'x'"),
         ];
         for (text, want) in cases {

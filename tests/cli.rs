@@ -1386,6 +1386,9 @@ fn bad_options_are_rejected() {
         (&["--time-limit", "inf"], "--time-limit"),
         (&["--time-limit", ""], "--time-limit"),
         (&["-t", "x"], "time-limit"),
+        (&["-t", "1e-300"], "from 0.001 to 1000000"),
+        (&["-t", "0.0009"], "--time-limit"),
+        (&["-t", "1000001"], "--time-limit"),
         (&["--search"], "--search"),
         (&["--search", "sideways"], "--search"),
         (&["--priority", "dfs"], "--priority"),
@@ -1409,9 +1412,45 @@ fn bad_options_are_rejected() {
         if !o.stderr.contains(mention) {
             return Err(format!("{args:?}: message should mention {mention:?}: {:?}", o.stderr));
         }
+        if o.stderr.len() > 120 {
+            return Err(format!("{args:?}: message is not short: {:?}", o.stderr));
+        }
         Ok(())
     });
     assert_no_errors("bad options", &errors);
+}
+
+/// Standard output that cannot take the answer (a pipe whose reader is gone, a full disk)
+/// is an exit 1 with the reason on standard error, never a silent one or a success.
+#[test]
+fn an_answer_that_cannot_be_written_is_said_on_stderr() {
+    let _g = shared();
+    let spawn = |args: &[&str], stdout: Stdio| {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(stdout)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+        // The reader of a piped stdout goes before the map does, so the answer meets a
+        // closed pipe. (`--help` reads no map and may be gone before it is written.)
+        drop(child.stdout.take());
+        let _ = child.stdin.take().expect("stdin piped").write_all(LINE.as_bytes());
+        let out = child.wait_with_output().expect("wait");
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, err) = spawn(&[], Stdio::piped());
+    assert_eq!(code, Some(1), "reader gone: {err}");
+    assert!(err.starts_with("sokoban: cannot write the answer: "), "reader gone: {err:?}");
+    if Path::new("/dev/full").exists() {
+        for (args, what) in [(&[][..], "the answer"), (&["--help"][..], "the help")] {
+            let full = fs::OpenOptions::new().write(true).open("/dev/full").expect("open /dev/full");
+            let (code, err) = spawn(args, Stdio::from(full));
+            assert_eq!(code, Some(1), "{args:?} to /dev/full: {err}");
+            assert!(err.starts_with(&format!("sokoban: cannot write {what}: ")), "{args:?} to /dev/full: {err:?}");
+        }
+    }
 }
 
 #[test]

@@ -7,7 +7,7 @@ MAP   ?= samples/kth-samples/00_sample.txt
 DIST  := dist
 
 .DEFAULT_GOAL := help
-.PHONY: help build solve test submission bench signature clean
+.PHONY: help build solve test submission bench stress signature clean
 
 help:
 	@echo "Targets:"
@@ -19,6 +19,8 @@ help:
 	@echo "                          comments and people-only code left out) and build it like"
 	@echo "                          the judge: rustc -O --crate-type bin --edition=2021"
 	@echo "  make bench              run the benchmark (tools/bench.sh)"
+	@echo "  make stress             huge maps and maps at each size limit under 1 GiB and short"
+	@echo "                          time limits (tools/stress.sh): exit codes, time, memory"
 	@echo "  make signature          print the deterministic node-count signature"
 	@echo "  make clean              remove target/ and $(DIST)/"
 
@@ -40,6 +42,9 @@ submission:
 
 bench:
 	bash tools/bench.sh
+
+stress:
+	bash tools/stress.sh
 
 signature:
 	$(CARGO) run --release --bin sokoban -- bench

@@ -247,16 +247,16 @@ pub fn main(args: &[String]) -> ExitCode {
     };
     let start = std::time::Instant::now();
     let rows = signature(nodes);
-    let mut total = 0;
+    let (mut total, mut out) = (0, String::new());
     for (name, count, solved) in &rows {
-        println!("{:<14} {:>10} nodes  {}", name, count, if *solved { "solved" } else { "-" });
+        out += &format!("{:<14} {:>10} nodes  {}\n", name, count, if *solved { "solved" } else { "-" });
         total += count;
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("bench: {} maps, {} expansions each at most", rows.len(), nodes);
-    println!("signature {}", total);
+    let each = crate::count(nodes as usize, "expansion", "expansions");
+    out += &format!("bench: {} maps, {} each at most\nsignature {}\n", rows.len(), each, total);
     eprintln!("time {:.2} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
-    ExitCode::SUCCESS
+    crate::emit(&out, "the signature")
 }
 
 #[cfg(test)]

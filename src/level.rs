@@ -1,9 +1,10 @@
 //! The text format in: XSB / Kattis map rows, validated with messages a person can act on.
 //!
 //! `#` wall, ` ` `-` `_` floor, `.` goal, `$` box, `*` box on goal, `@` player, `+` player
-//! on goal. Rows may be ragged and end in CRLF; blank lines around the map are ignored,
-//! and so are title and comment lines (see `text_start`) before and after it. Cells
-//! outside the given rows are walls.
+//! on goal. Rows may be ragged and end in CRLF; cells outside the given rows are walls.
+//! A blank line (empty or only spaces) inside the map is a row of floor, and so are lines
+//! of spaces just before and after it; other blank lines around the map are ignored, and
+//! so are title and comment lines (see `text_start`) before and after it.
 
 use std::fmt;
 
@@ -13,6 +14,10 @@ pub const MAX_SIDE: usize = 256;
 pub const MAX_BOXES: usize = 500;
 /// Largest input accepted, in bytes, so a runaway pipe cannot exhaust memory.
 pub const MAX_INPUT_BYTES: usize = 1 << 20;
+/// Most cells that are not walls: the board numbers the player's area with `u16` and
+/// keeps `u16::MAX` for "no cell". Only a 256 by 256 map without a wall has more, and
+/// then every cell is in the player's area, so counting the open cells is exact.
+pub const MAX_OPEN_CELLS: usize = u16::MAX as usize;
 
 /// A parsed, validated map on its rectangular grid (row-major, `width * height` cells).
 #[derive(Clone, Debug)]
@@ -83,7 +88,13 @@ impl Level {
             None => return Err(ParseError::whole("no map given, only text (titles or comments)".into())),
         };
         let last = lines.iter().rposition(|(_, l)| is_row(l)).unwrap_or(first);
-        let rows = &lines[first..=last];
+        // Lines of spaces just before and after the map are floor rows an open map may
+        // need, with the blank lines between them and the map; other blank lines frame it.
+        let spaces = |l: &str| l.bytes().all(|b| b == b' ');
+        let typed = |&i: &usize| !lines[i].1.is_empty();
+        let top = (0..first).rev().take_while(|&i| spaces(lines[i].1)).filter(typed).last().unwrap_or(first);
+        let bottom = (last + 1..lines.len()).take_while(|&i| spaces(lines[i].1)).filter(typed).last().unwrap_or(last);
+        let rows = &lines[top..=bottom];
         if let Some((line_no, column)) = rows.iter().find_map(|&(n, l)| text_start(l).map(|c| (n, c))) {
             return Err(ParseError::at(
                 line_no,
@@ -111,7 +122,14 @@ impl Level {
         let mut goals = vec![false; cells];
         let mut boxes = vec![false; cells];
         let mut player: Option<(usize, usize, usize)> = None; // (cell, line, column)
+        let mut blank_line = None; // the last blank row's line number
         for (y, (line_no, row)) in rows.iter().enumerate() {
+            if spaces(row) {
+                // Floor across the map: editors strip trailing spaces, and the format has
+                // no other use for a blank row.
+                walls[y * width..(y + 1) * width].fill(false);
+                blank_line = Some(*line_no);
+            }
             for (x, ch) in row.chars().enumerate() {
                 let i = y * width + x;
                 let (wall, goal, boxed, man) = match ch {
@@ -135,15 +153,27 @@ impl Level {
                 boxes[i] = boxed;
                 if man {
                     if let Some((_, l, c)) = player {
+                        // A blank line between the two players most likely ends a first map.
+                        let after = match blank_line.filter(|&b| b > l) {
+                            Some(b) => format!(" after the blank line {} (one map per input)", b),
+                            None => String::new(),
+                        };
                         return Err(ParseError::at(
                             *line_no,
                             x + 1,
-                            format!("a second player; the first is at line {}, column {}", l, c),
+                            format!("a second player{}; the first is at line {}, column {}", after, l, c),
                         ));
                     }
                     player = Some((i, *line_no, x + 1));
                 }
             }
+        }
+        let open = walls.iter().filter(|&&w| !w).count();
+        if open > MAX_OPEN_CELLS {
+            return Err(ParseError::whole(format!(
+                "the map has {} cells that are not walls; the limit is {} (a 256 by 256 map needs a wall)",
+                open, MAX_OPEN_CELLS
+            )));
         }
         let player = match player {
             Some((p, _, _)) => p,
@@ -152,10 +182,8 @@ impl Level {
         let nboxes = boxes.iter().filter(|&&b| b).count();
         let ngoals = goals.iter().filter(|&&g| g).count();
         if nboxes != ngoals {
-            return Err(ParseError::whole(format!(
-                "the map has {} boxes but {} goals; they must be equal",
-                nboxes, ngoals
-            )));
+            let (b, g) = (crate::count(nboxes, "box", "boxes"), crate::count(ngoals, "goal", "goals"));
+            return Err(ParseError::whole(format!("the map has {} but {}; they must be equal", b, g)));
         }
         if nboxes > MAX_BOXES {
             return Err(ParseError::whole(format!("the map has {} boxes; the limit is {} boxes", nboxes, MAX_BOXES)));
@@ -311,6 +339,36 @@ mod tests {
         }
     }
 
+    /// The map: rows 2, 5 and 6 of an open 6 by 6 map are spaces only, and the
+    /// box on row 4 can be pushed only from row 5.
+    #[test]
+    fn blank_rows_inside_and_lines_of_spaces_around_the_map_are_floor() {
+        let six = "@     \n      \n  .   \n   $  \n      \n      \n";
+        let l = Level::parse(six).unwrap();
+        assert_eq!((l.width, l.height), (6, 6));
+        assert!(l.walls.iter().all(|&w| !w));
+        // An empty line inside the map is floor across it, as if its spaces were kept.
+        let l = Level::parse("#@$ .#\n\n#    #\n").unwrap();
+        assert_eq!((l.width, l.height), (6, 3));
+        assert!((6..12).all(|i| !l.walls[i]));
+        // Lines of spaces before and after, with the blank lines between them and the map;
+        // empty lines beyond them, tab lines and text lines stop them.
+        let l = Level::parse("\n  \n\n@$.\n \n\n").unwrap();
+        assert_eq!((l.height, l.player), (4, 2 * 3));
+        let l = Level::parse("Title: t\n   \n@$.\n\t\n   \n").unwrap();
+        assert_eq!((l.height, l.player), (2, 3));
+    }
+
+    /// Blank lines between two maps no longer end the first, so the second player says it.
+    #[test]
+    fn a_second_map_after_a_blank_line_is_one_map_too_many() {
+        let e = Level::parse("#####\n#@$.#\n#####\n\n#####\n#@$.#\n#####\n").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(6), Some(2)));
+        assert!(e.message.contains("after the blank line 4 (one map per input)"), "{}", e);
+        let e = Level::parse("#####\n#@$.#\n#@###\n").unwrap_err();
+        assert!(!e.message.contains("blank"), "{}", e);
+    }
+
     #[test]
     fn text_inside_the_map_or_only_text_is_rejected() {
         let two_maps = "Title: one\n#####\n#@$.#\n#####\nTitle: two\n#####\n#@$.#\n#####\n";
@@ -330,7 +388,8 @@ mod tests {
             ("\n  \n\r\n", "empty input"),
             ("####\n#$.#\n####\n", "no player"),
             ("#####\n#@$.@#\n#####\n", "second player"),
-            ("#####\n#@$$.#\n#####\n", "2 boxes but 1 goals"),
+            ("#####\n#@$$.#\n#####\n", "2 boxes but 1 goal;"),
+            ("#####\n#@$..#\n#####\n", "1 box but 2 goals;"),
             ("#####\n#@$x.#\n#####\n", "unexpected character 'x'"),
         ];
         for (text, want) in cases {
@@ -426,5 +485,22 @@ mod tests {
         assert_eq!(titles(&format!("{}\n\n{}", A, B)), [None, None]);
         assert_eq!(titles(&format!("Author: nobody\n{}", A)), [None]);
         assert!(split_collection("; nothing\n\n").is_empty());
+    }
+
+    /// A 256 by 256 map with one wall has 65,535 open cells, the most the board can
+    /// number; without the wall it has one more and is refused, whatever else it holds.
+    #[test]
+    fn the_open_cell_limit_is_exact() {
+        // Else a map could hold more open cells than its player's area, and be refused wrongly.
+        const _: () = assert!(MAX_SIDE * MAX_SIDE <= MAX_OPEN_CELLS + 1);
+        let mut rows = vec![" ".repeat(MAX_SIDE); MAX_SIDE];
+        rows[0].replace_range(0..3, "@$.");
+        rows[MAX_SIDE - 1].replace_range(0..1, "#");
+        let l = Level::parse(&rows.join("\n")).unwrap();
+        assert_eq!((l.width, l.height), (MAX_SIDE, MAX_SIDE));
+        assert_eq!(l.walls.iter().filter(|&&w| !w).count(), MAX_OPEN_CELLS);
+        rows[MAX_SIDE - 1].replace_range(0..2, "$.");
+        let e = Level::parse(&rows.join("\n")).unwrap_err().to_string();
+        assert!(e.contains("65536 cells that are not walls; the limit is 65535"), "{}", e);
     }
 }

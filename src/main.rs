@@ -1,7 +1,8 @@
 //! Sokoban solver for online judges: one map on stdin, one line of moves on stdout.
 //!
 //! Exit codes: 0 solved (moves printed), 1 no solution (proven, or not found within the
-//! time or memory limit), 2 invalid input or usage, 3 internal error (never a wrong answer).
+//! time or memory limit) or the answer could not be written, 2 invalid input or usage, 3
+//! internal error (never a wrong answer).
 
 mod bench;
 mod board;
@@ -72,7 +73,8 @@ The map uses '#' wall, ' ' floor, '.' goal, '$' box, '*' box on goal, '@' player
 first) are skipped. The answer is one line of moves (U, D, L, R) and a newline.
 
 OPTIONS:
-    -t, --time-limit SECONDS   give up after this long (default 10)
+    -t, --time-limit SECONDS   give up after this long, from 0.001 to 1000000
+                               (default 10)
         --nodes N              give up after N expansions too, shared by the
                                phases as time is: the same search on any
                                machine and under any load (for comparing
@@ -107,7 +109,8 @@ OPTIONS:
 
 EXIT CODES:
     0  solved: the moves are on standard output
-    1  no solution: none exists, or none was found within the time or memory limit
+    1  no solution: none exists, or none was found within the time or memory
+       limit; or standard output could not take the answer
     2  invalid input or invalid options (the reason is on standard error)
     3  internal error (a plan failed its own replay; nothing is printed)
     sokoban solve: the worst code of its levels, a level whose process was killed
@@ -126,6 +129,16 @@ struct Cli {
     /// input takes none.
     #[cfg(not(judge))]
     files: Vec<usize>,
+}
+
+/// The time limits accepted, in seconds: below a millisecond nothing can be done, and
+/// above a million seconds (11.6 days) the limit is a typo. Within them, messages print
+/// the limit as given ("1e-300" printed 300 digits).
+const TIME_LIMITS: std::ops::RangeInclusive<f64> = 0.001..=1e6;
+
+/// `n` and the noun in the number it agrees with ("1 box", "2 boxes").
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", n, if n == 1 { one } else { many })
 }
 
 /// A whole number above zero (no sign), or `None`.
@@ -155,11 +168,10 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
         match a {
             "-t" | "--time-limit" => {
                 let v = value(&mut i, a)?;
-                cli.time_limit = v
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|s| s.is_finite() && *s > 0.0)
-                    .ok_or_else(|| format!("--time-limit wants a positive number of seconds, not {:?}", v))?;
+                cli.time_limit = v.parse::<f64>().ok().filter(|s| TIME_LIMITS.contains(s)).ok_or_else(|| {
+                    let (low, high) = (TIME_LIMITS.start(), TIME_LIMITS.end());
+                    format!("--time-limit wants seconds from {} to {}, not {:?}", low, high, v)
+                })?;
             }
             "--nodes" => {
                 let v = value(&mut i, a)?;
@@ -236,22 +248,28 @@ fn people_option(cli: &mut Cli, a: &str, value: &mut dyn FnMut() -> Result<Strin
 }
 
 fn fail(code: u8, message: &str) -> ExitCode {
-    eprintln!("sokoban: {}", message);
+    // Not `eprintln!`: it panics when standard error cannot be written, and the exit
+    // code must still say what happened.
+    let _ = writeln!(std::io::stderr(), "sokoban: {}", message);
     ExitCode::from(code)
+}
+
+/// Write `text` (`what` it is) to standard output; when that fails (a full disk, a pipe
+/// whose reader is gone), say so on standard error and exit 1, as when no answer is found.
+pub fn emit(text: &str, what: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(1, &format!("cannot write {}: {}", what, e)),
+    }
 }
 
 fn main() -> ExitCode {
     let start = Instant::now();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(|s| s.as_str()) {
-        Some("-h") | Some("--help") => {
-            print!("{}", USAGE);
-            return ExitCode::SUCCESS;
-        }
-        Some("-V") | Some("--version") => {
-            println!("sokoban {}", VERSION);
-            return ExitCode::SUCCESS;
-        }
+        Some("-h") | Some("--help") => return emit(USAGE, "the help"),
+        Some("-V") | Some("--version") => return emit(&format!("sokoban {}\n", VERSION), "the version"),
         Some("bench") => return bench::main(&args[1..]),
         #[cfg(not(judge))]
         Some("solve") => return collection::main(&args[1..]),
@@ -293,17 +311,11 @@ fn main() -> ExitCode {
     #[cfg(not(judge))]
     print_stats(cli.stats, &report, &budget);
     match report.verdict {
-        Verdict::Solved(moves) => {
-            let line = solution::format(&moves, cli.lurd);
-            let mut out = std::io::stdout().lock();
-            if writeln!(out, "{}", line).and_then(|_| out.flush()).is_err() {
-                return ExitCode::from(1);
-            }
-            ExitCode::SUCCESS
-        }
+        Verdict::Solved(moves) => emit(&(solution::format(&moves, cli.lurd) + "\n"), "the answer"),
         Verdict::NoSolution(why) => fail(1, &format!("no solution exists ({})", why)),
         Verdict::OutOfTime => {
-            let nodes = cli.nodes.map_or(String::new(), |n| format!(" or {} expansions", n));
+            let nodes =
+                cli.nodes.map_or(String::new(), |n| format!(" or {}", count(n as usize, "expansion", "expansions")));
             fail(1, &format!("no solution found within {} s{}", cli.time_limit, nodes))
         }
         Verdict::OutOfMemory => fail(1, &format!("no solution found within {} MB of memory", cli.memory_mb)),

@@ -168,7 +168,7 @@ pub fn replay(level: &Level, moves: &[Move]) -> Result<(), String> {
     }
     let off = (0..boxes.len()).filter(|&i| boxes[i] && !level.goals[i]).count();
     if off > 0 {
-        return Err(format!("{} boxes are not on goals at the end", off));
+        return Err(format!("{} not on goals at the end", crate::count(off, "box is", "boxes are")));
     }
     Ok(())
 }

@@ -96,7 +96,8 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
     report.rooms = packing.describe_rooms(&board);
     let phases = phases_for(&packing, options);
     if let Some(n) = options.only_phase.filter(|&n| n > phases.len()) {
-        let why = format!("--phase {}: this level's portfolio has {} phases", n, phases.len());
+        let why =
+            format!("--phase {}: this level's portfolio has {}", n, crate::count(phases.len(), "phase", "phases"));
         report.verdict = Verdict::InvalidOptions(why);
         return report;
     }

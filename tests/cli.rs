@@ -650,6 +650,21 @@ fn a_floor_region_outside_the_walls_with_no_boxes_is_harmless() {
     assert_eq!((rep.moves, rep.pushes), (1, 1), "{}", o.describe());
 }
 
+/// Blank rows of an open map are floor the answer may use: an empty line inside it (an
+/// editor strips its spaces) and lines of spaces below it. The 6 by 6 map was
+/// once called unsolvable: its box on row 4 can be pushed only from row 5.
+#[test]
+fn blank_rows_of_an_open_map_are_floor() {
+    let _g = shared();
+    let six = "@     \n      \n  .   \n   $  \n      \n      \n";
+    let through = "@  \n\n $.\n";
+    for (map, pushes) in [(six, 2), (through, 1)] {
+        let o = run_str(&[], map, QUICK);
+        let rep = verify(map, &o, false).unwrap_or_else(|e| panic!("{map:?}: {e}"));
+        assert_eq!(rep.pushes, pushes, "{map:?}: {}", o.describe());
+    }
+}
+
 // ---------------------------------------------------------------------------
 // 4. Nothing to do
 // ---------------------------------------------------------------------------
@@ -784,7 +799,7 @@ fn invalid_inputs() -> Vec<Bad> {
         bad(
             "a second map after a blank line",
             "#####\n#@$.#\n#####\n\n#####\n#@$.#\n#####\n",
-            &[&["player"]],
+            &[&["player"], &["one map per input"]],
             Some((6, 2)),
         ),
     ];
@@ -801,6 +816,8 @@ fn invalid_inputs() -> Vec<Bad> {
     v.push(bad("257 rows", tall, &[&["256"], &["row", "line"]], None));
     // 501 boxes and 501 goals.
     v.push(bad("501 boxes", boxes_map(501), &[&["500"], &["box"]], None));
+    // 256 by 256 without a single wall: one open cell more than the board can number.
+    v.push(bad("65536 open cells", open_map(false), &[&["65536"], &["65535"], &["wall"]], None));
     // Just over 1 MiB: a valid map padded with blank lines.
     let mut big = LINE.to_string();
     big.push_str(&"\n".repeat((1 << 20) + 1 - big.len()));
@@ -815,6 +832,16 @@ fn invalid_inputs() -> Vec<Bad> {
         None,
     ));
     v
+}
+
+/// 256 by 256 with no border, the player at the top left pushing a box right onto a
+/// goal: with `wall`, one wall in the bottom row makes 65,535 open cells, the most
+/// accepted; without it, a second box and goal stand there and all 65,536 cells are open.
+fn open_map(wall: bool) -> String {
+    let mut rows = vec![" ".repeat(256); 256];
+    rows[0].replace_range(0..3, "@$.");
+    rows[255].replace_range(0..2, if wall { "# " } else { "$." });
+    rows.iter().map(|r| format!("{r}\n")).collect()
 }
 
 /// A valid-looking open map with `n` boxes and `n` goals (fits 256x256).
@@ -888,6 +915,12 @@ fn limits_are_inclusive() {
     assert_eq!(m.lines().count(), 256);
     let o = run_str(&[], &m, QUICK);
     verify(&m, &o, false).unwrap_or_else(|e| panic!("256 columns and rows: {e}"));
+
+    // 65,535 open cells (a 256 by 256 map with one wall) are accepted and solved.
+    let m = open_map(true);
+    let o = run_str(&[], &m, QUICK);
+    let rep = verify(&m, &o, false).unwrap_or_else(|e| panic!("65535 open cells: {e}"));
+    assert_eq!((rep.moves, rep.pushes), (1, 1), "{}", o.describe());
 }
 
 // ---------------------------------------------------------------------------
@@ -1400,6 +1433,9 @@ fn bad_options_are_rejected() {
         (&["--time-limit", "inf"], "--time-limit"),
         (&["--time-limit", ""], "--time-limit"),
         (&["-t", "x"], "time-limit"),
+        (&["-t", "1e-300"], "from 0.001 to 1000000"),
+        (&["-t", "0.0009"], "--time-limit"),
+        (&["-t", "1000001"], "--time-limit"),
         (&["--search"], "--search"),
         (&["--search", "sideways"], "--search"),
         (&["--priority", "dfs"], "--priority"),
@@ -1423,9 +1459,45 @@ fn bad_options_are_rejected() {
         if !o.stderr.contains(mention) {
             return Err(format!("{args:?}: message should mention {mention:?}: {:?}", o.stderr));
         }
+        if o.stderr.len() > 120 {
+            return Err(format!("{args:?}: message is not short: {:?}", o.stderr));
+        }
         Ok(())
     });
     assert_no_errors("bad options", &errors);
+}
+
+/// Standard output that cannot take the answer (a pipe whose reader is gone, a full disk)
+/// is an exit 1 with the reason on standard error, never a silent one or a success.
+#[test]
+fn an_answer_that_cannot_be_written_is_said_on_stderr() {
+    let _g = shared();
+    let spawn = |args: &[&str], stdout: Stdio| {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(stdout)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+        // The reader of a piped stdout goes before the map does, so the answer meets a
+        // closed pipe. (`--help` reads no map and may be gone before it is written.)
+        drop(child.stdout.take());
+        let _ = child.stdin.take().expect("stdin piped").write_all(LINE.as_bytes());
+        let out = child.wait_with_output().expect("wait");
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, err) = spawn(&[], Stdio::piped());
+    assert_eq!(code, Some(1), "reader gone: {err}");
+    assert!(err.starts_with("sokoban: cannot write the answer: "), "reader gone: {err:?}");
+    if Path::new("/dev/full").exists() {
+        for (args, what) in [(&[][..], "the answer"), (&["--help"][..], "the help")] {
+            let full = fs::OpenOptions::new().write(true).open("/dev/full").expect("open /dev/full");
+            let (code, err) = spawn(args, Stdio::from(full));
+            assert_eq!(code, Some(1), "{args:?} to /dev/full: {err}");
+            assert!(err.starts_with(&format!("sokoban: cannot write {what}: ")), "{args:?} to /dev/full: {err:?}");
+        }
+    }
 }
 
 #[test]

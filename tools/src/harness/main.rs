@@ -24,6 +24,7 @@ usage:
   harness --compare A.csv B.csv [--plot FILE.svg] [--plot-scale log|linear]
                  [--time-limit S] [--title TEXT]
   harness within LIST FILE.csv... [--tsv]
+  harness one MAP [--solver CMD] [--time-limit S]
   harness splice DOC.md SNIPPET.md [--marker NAME]
   harness verify COLLECTION SOLUTIONS
   harness --help
@@ -57,6 +58,11 @@ replayed by the harness's own simulator.
   within LIST CSV.. the --within table from CSV files written by --csv (any
                     number of solvers/labels), as markdown on stdout; --tsv
                     prints tab-separated lines for scripts instead
+  one MAP           run the solver once on the file MAP given byte for byte (a
+                    SET's maps are normalised; this is for inputs at the
+                    format's edges, see tools/stress.sh) and print one
+                    tab-separated line: status, exit (a code, 'signal N' or
+                    'timeout'), wall_s, peak_kb, moves, pushes, detail
   splice DOC SNIP   replace the text between <!-- NAME:begin --> and
                     <!-- NAME:end --> in DOC with the contents of SNIP;
                     NAME is 'bench' unless --marker NAME is given
@@ -183,6 +189,8 @@ fn main() -> ExitCode {
         within_command(&args[1..])
     } else if args[0] == "verify" {
         verify::command(&args[1..])
+    } else if args[0] == "one" {
+        one_command(&args[1..])
     } else {
         match parse_args(&args) {
             Ok(o) if o.compare.is_some() => compare_command(&o),
@@ -254,6 +262,54 @@ fn within_command(args: &[String]) -> Result<u8, String> {
     } else {
         print!("{}", report::within_markdown(&ws, &limits));
     }
+    Ok(0)
+}
+
+/// `harness one MAP [--solver CMD] [--time-limit S]`: one run, on the map file's own
+/// bytes, with the exit code the statuses lump together.
+fn one_command(args: &[String]) -> Result<u8, String> {
+    const ONE_USAGE: &str = "usage: harness one MAP [--solver CMD] [--time-limit S]";
+    let (mut map, mut solver, mut limit) = (None, None, DEFAULT_TIME_LIMIT);
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).ok_or(ONE_USAGE);
+        match args[i].as_str() {
+            "--solver" => solver = Some(value?.clone()),
+            "--time-limit" => {
+                let v = value?;
+                let s = v.parse::<f64>().ok().filter(|s| *s > 0.0 && s.is_finite());
+                limit = s.ok_or_else(|| format!("bad --time-limit {:?}", v))?;
+            }
+            a if !a.starts_with("--") && map.is_none() => {
+                map = Some(a.to_string());
+                i += 1;
+                continue;
+            }
+            _ => return Err(ONE_USAGE.into()),
+        }
+        i += 2;
+    }
+    let path = map.ok_or(ONE_USAGE)?;
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {}", path, e))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path))?;
+    let cmd = match solver {
+        Some(s) => s,
+        None => default_solver()?,
+    };
+    let out = match run::run_one(&cmd, &text, Duration::from_secs_f64(limit)) {
+        Ok(out) => out,
+        Err(run::RunError::Interrupted) => return Err("interrupted".into()),
+        Err(run::RunError::Harness(e)) => return Err(e),
+    };
+    let exit = match out.exit {
+        run::Exit::Code(c) => c.to_string(),
+        run::Exit::Signal(s) => format!("signal {}", s),
+        run::Exit::TimedOut => "timeout".to_string(),
+    };
+    let opt = |v: Option<usize>| v.map(|n| n.to_string()).unwrap_or_default();
+    let detail = out.detail.replace(['\t', '\n'], " ");
+    let (status, wall, peak) = (out.status.as_str(), out.wall_s, out.peak_kb);
+    println!("{}\t{}\t{:.4}\t{}\t{}\t{}\t{}", status, exit, wall, peak, opt(out.moves), opt(out.pushes), detail);
     Ok(0)
 }
 

@@ -132,6 +132,9 @@ pub struct Outcome {
     pub pushes: Option<usize>,
     /// Why a run is not "solved" (simulator message, stderr tail, signal).
     pub detail: String,
+    /// How the run ended, for `harness one`, which reports exit codes the status lumps
+    /// together (2 and 101 are both `bad-exit`).
+    pub exit: Exit,
 }
 
 #[derive(Debug)]
@@ -314,6 +317,7 @@ pub fn run_one(cmd: &str, map: &str, limit: Duration) -> Result<Outcome, RunErro
         moves: replay.map(|r| r.moves),
         pushes: replay.map(|r| r.pushes),
         detail,
+        exit,
     })
 }
 
@@ -485,7 +489,7 @@ mod tests {
         let out = run(&f.script("silent.sh", "exit 0"), 5000);
         assert_eq!(out.status, Status::Unsolved);
         let out = run(&f.script("panic.sh", "echo 'thread main panicked' >&2\nexit 101"), 5000);
-        assert_eq!(out.status, Status::BadExit);
+        assert_eq!((out.status, out.exit), (Status::BadExit, Exit::Code(101)));
         assert_eq!(out.detail, "exit 101: thread main panicked");
         let out = run(&f.script("segv.sh", "kill -SEGV $$"), 5000);
         assert_eq!(out.status, Status::Crash);

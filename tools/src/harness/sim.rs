@@ -85,17 +85,33 @@ impl Board {
 
 /// Parse a map in the solver's input format. Rows may be ragged and end in
 /// CRLF; `-` and `_` are accepted as floor because some collections use them.
+/// A line of spaces (or an empty one) inside the map is a row of floor across
+/// the whole map, and so are lines of spaces just above and below it, with the
+/// blank lines between them and the map; other blank lines are framing.
 pub fn parse_map(map: &str) -> Result<Board, String> {
-    let mut rows: Vec<&str> = map.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
-    // Blank lines around the map are framing, not rows.
-    while rows.last().is_some_and(|r| r.trim().is_empty()) {
-        rows.pop();
-    }
-    let first = rows.iter().position(|r| !r.trim().is_empty()).unwrap_or(rows.len());
-    let rows = &rows[first..];
-    if rows.is_empty() {
+    let lines: Vec<&str> = map.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
+    let blank = |r: &str| r.trim().is_empty();
+    let spaces = |r: &str| r.chars().all(|c| c == ' ');
+    let (Some(mut first), Some(mut last)) =
+        (lines.iter().position(|r| !blank(r)), lines.iter().rposition(|r| !blank(r)))
+    else {
         return Err("empty map".to_string());
+    };
+    let mut i = first;
+    while i > 0 && spaces(lines[i - 1]) {
+        i -= 1;
+        if !lines[i].is_empty() {
+            first = i;
+        }
     }
+    let mut i = last;
+    while i + 1 < lines.len() && spaces(lines[i + 1]) {
+        i += 1;
+        if !lines[i].is_empty() {
+            last = i;
+        }
+    }
+    let rows = &lines[first..=last];
     let height = rows.len();
     let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
     let mut cells = vec![Cell::Void; width * height];
@@ -103,6 +119,9 @@ pub fn parse_map(map: &str) -> Result<Board, String> {
     let mut boxes = vec![false; width * height];
     let mut players = Vec::new();
     for (r, row) in rows.iter().enumerate() {
+        if spaces(row) {
+            cells[r * width..(r + 1) * width].fill(Cell::Floor);
+        }
         for (c, ch) in row.chars().enumerate() {
             let i = r * width + c;
             let (cell, goal, boxed, player) = match ch {
@@ -275,6 +294,20 @@ mod tests {
         assert_eq!((b.box_count(), b.goal_count()), (1, 2));
         assert!(!b.is_solved());
         assert_eq!(replay(map, "R"), Ok(Replay { moves: 1, pushes: 1 }));
+    }
+
+    #[test]
+    fn blank_rows_inside_and_lines_of_spaces_around_an_open_map_are_floor() {
+        // The empty line is a floor row the player crosses; without it the box is stuck.
+        let map = "@  \n\n $.\n";
+        assert_eq!(replay(map, "DDR"), Ok(Replay { moves: 3, pushes: 1 }));
+        // Rows of spaces after the last row: the box is pushed up from below it.
+        let map = "@\n .\n $\n  \n\n";
+        assert_eq!(parse_map(map).map(|b| b.height()), Ok(4));
+        assert_eq!(replay(map, "DDDRU"), Ok(Replay { moves: 5, pushes: 1 }));
+        // Empty lines beyond them, and around a walled map, are framing.
+        assert_eq!(parse_map("\n  \n\n#####\n#@$.#\n#####\n\n").map(|b| b.height()), Ok(5));
+        assert_eq!(parse_map("#####\n#@$.#\n#####\n\n\n").map(|b| b.height()), Ok(3));
     }
 
     #[test]

@@ -156,6 +156,33 @@ pub fn phases_for(ordered_rooms: bool, advisor_weights: bool) -> Vec<Phase> {
 mod tests {
     use super::*;
 
+    /// README's schedule table lists the phases in the table's order, with their levels
+    /// and work, so that the document a newcomer reads first stays true.
+    #[test]
+    fn readme_shows_the_schedule() {
+        let readme = include_str!("../README.md");
+        let start = readme.find("<!-- schedule:begin -->").expect("schedule markers in README.md");
+        let end = readme.find("<!-- schedule:end -->").expect("schedule markers in README.md");
+        let rows: Vec<Vec<&str>> = readme[start..end]
+            .lines()
+            .filter(|l| l.starts_with("| ") && !l.starts_with("| #"))
+            .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
+            .collect();
+        assert_eq!(rows.len(), TABLE.len(), "{:?}", rows);
+        for (row, p) in rows.iter().zip(&TABLE) {
+            let levels = match p.levels {
+                Levels::All => "all",
+                Levels::OrderedRooms => "ordered rooms",
+                Levels::NoOrderedRooms => "other levels",
+            };
+            let work = match p.work {
+                Some(w) => format!("{},{:03}", w / 1000, w % 1000),
+                None => "to the deadline".to_string(),
+            };
+            assert_eq!((row[1], row[2], row[row.len() - 1]), (p.name, levels, work.as_str()), "README row {:?}", row);
+        }
+    }
+
     #[test]
     fn bigger_maps_get_fewer_expansions() {
         let reference = expansions(100_000, expansion_cost(100, 10), 1);

@@ -21,6 +21,8 @@ mod packing;
 mod reach;
 mod schedule;
 mod search;
+#[cfg(not(judge))]
+mod shorten;
 mod solution;
 mod solver;
 #[cfg(test)]
@@ -101,6 +103,8 @@ OPTIONS:
         --no-packing-macro     never push a box to a room's next goal in one move
         --no-advisor-weights   feature cells always serve the best bound first
                                (no phase orders them by FESS advisor weight)
+        --no-shorten           print the solution as found, without solving
+                               stretches of it again shorter
         --phase N              run only the portfolio's Nth phase (numbered as
                                --stats shows them), with all the time: for
                                measuring one search alone
@@ -236,6 +240,7 @@ fn people_option(cli: &mut Cli, a: &str, value: &mut dyn FnMut() -> Result<Strin
         "--no-tunnel-macro" => cli.options.switches.tunnel_macro = false,
         "--no-packing-macro" => cli.options.switches.packing_macro = false,
         "--no-advisor-weights" => cli.options.advisor_weights = false,
+        "--no-shorten" => cli.options.shorten = false,
         "--phase" => {
             let v = value()?;
             let n = positive_whole(&v).and_then(|n| usize::try_from(n).ok());

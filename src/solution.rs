@@ -16,7 +16,7 @@ pub struct Move {
 /// searched again exactly as the search found it: a goal macro from its first push on,
 /// the same room cells allowed; a box move (`Via::Path`) from where the player stands,
 /// every cell allowed.
-fn unfold(board: &Board, packing: &Packing, plan: &[Push]) -> Result<Vec<Push>, String> {
+pub fn unfold(board: &Board, packing: &Packing, plan: &[Push]) -> Result<Vec<Push>, String> {
     let mut occupied = vec![false; board.n];
     for &b in &board.start_boxes {
         occupied[b as usize] = true;

@@ -9,6 +9,7 @@ use crate::schedule::{self, Phase};
 use crate::search::{self, Mode, Outcome, Priority, Ranking, Side, Stats, Switches};
 use crate::solution::{self, Move};
 use crate::state::Zobrist;
+use crate::table::Push;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -25,6 +26,9 @@ pub struct Options {
     /// Each phase's work is the table's divided by this: `bench` runs the whole portfolio
     /// in a few thousand expansions.
     pub work_divisor: u64,
+    /// Stretches of the solution are solved again, shorter where they can be (`shorten`).
+    #[cfg(not(judge))]
+    pub shorten: bool,
 }
 
 impl Default for Options {
@@ -36,6 +40,8 @@ impl Default for Options {
             advisor_weights: true,
             only_phase: None,
             work_divisor: 1,
+            #[cfg(not(judge))]
+            shorten: true,
         }
     }
 }
@@ -67,6 +73,32 @@ pub struct Report {
     pub phases: Vec<(usize, &'static str, f64, u64)>,
     /// The goal rooms and their packing orders (`Packing::describe_rooms`), for `--stats`.
     pub rooms: Vec<String>,
+}
+
+/// Positions the shortening may visit even after a search of a few expansions.
+#[cfg(not(judge))]
+const SHORTEN_WORK_AT_LEAST: u64 = 2_000;
+
+/// The plan with stretches solved again shorter (`shorten`), with as much work as half
+/// the search's, so that the answer does not wait long; `None` if not asked for.
+#[cfg(not(judge))]
+fn shortened(
+    board: &Board,
+    packing: &Packing,
+    plan: &[Push],
+    options: &Options,
+    budget: &Budget,
+    searched: u64,
+) -> Option<Vec<Push>> {
+    let pushes = solution::unfold(board, packing, plan).ok().filter(|_| options.shorten)?;
+    let work = (searched / 2).max(SHORTEN_WORK_AT_LEAST) as usize;
+    Some(crate::shorten::pushes(board, pushes, budget, work))
+}
+
+/// The judge needs any solution: its file leaves the shortening out.
+#[cfg(judge)]
+fn shortened(_: &Board, _: &Packing, _: &[Push], _: &Options, _: &Budget, _: u64) -> Option<Vec<Push>> {
+    None
 }
 
 pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
@@ -103,13 +135,22 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
     }
     let outcome = portfolio(&board, &packing, phases, options, budget, &mut report);
     report.verdict = match outcome {
-        Outcome::Solved(pushes) => match solution::assemble(&board, &packing, &pushes) {
-            Ok(moves) => match solution::replay(level, &moves) {
-                Ok(()) => Verdict::Solved(moves),
-                Err(e) => Verdict::Internal(format!("the plan failed its replay: {}", e)),
-            },
-            Err(e) => Verdict::Internal(e),
-        },
+        Outcome::Solved(plan) => {
+            let searched = report.forward.expanded + report.backward.expanded;
+            let shorter = shortened(&board, &packing, &plan, options, budget, searched);
+            // The plan as found is the answer when the shorter one fails to replay; a test
+            // makes sure that never happens.
+            let answer = |plan: &[Push]| {
+                let moves = solution::assemble(&board, &packing, plan)?;
+                solution::replay(level, &moves)
+                    .map(|()| moves)
+                    .map_err(|e| format!("the plan failed its replay: {}", e))
+            };
+            match shorter.map(|p| answer(&p)) {
+                Some(Ok(moves)) => Verdict::Solved(moves),
+                _ => answer(&plan).map_or_else(Verdict::Internal, Verdict::Solved),
+            }
+        }
         Outcome::Unsolvable => Verdict::NoSolution("the search space is exhausted".into()),
         Outcome::OutOfTime => Verdict::OutOfTime,
         Outcome::OutOfMemory => Verdict::OutOfMemory,

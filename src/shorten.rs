@@ -1,0 +1,351 @@
+//! Shorter answers: once a solution is found, stretches of it are solved again.
+//!
+//! The search finds some solution, often with detours: a box pushed out of the way and
+//! back, two boxes that take turns where one push order would do. For each stretch of
+//! the solution that moves at most `MAX_MOVED` boxes, a breadth-first search over the
+//! pushes of those boxes alone (the others stand still) looks for a shorter way from the
+//! stretch's first position to its last, with the player ending where the rest of the
+//! solution can go on. A shorter way found is spliced in. The work is counted in
+//! positions visited, not seconds, so the answer is the same on every machine.
+
+use std::collections::HashMap;
+
+use crate::board::{Board, Cell, NONE};
+use crate::budget::Budget;
+use crate::reach::Reach;
+use crate::table::Push;
+
+/// Stretches longer than this many pushes are not searched again.
+const MAX_WINDOW: usize = 24;
+/// A stretch may move at most this many boxes: the search's positions grow as the
+/// number of free cells to this power.
+const MAX_MOVED: usize = 3;
+/// Positions one stretch's search may visit.
+const WINDOW_WORK: usize = 20_000;
+
+/// Push distances to cells on the board without other boxes (the player anywhere), by
+/// target cell, computed when first asked for.
+#[derive(Default)]
+struct Distances {
+    rows: HashMap<Cell, Vec<u16>>,
+}
+
+impl Distances {
+    /// Pushes from each cell to `target` (`u16::MAX` where none leads there), into
+    /// `rows[target]`.
+    fn compute(&mut self, board: &Board, target: Cell) {
+        self.rows.entry(target).or_insert_with(|| {
+            // Backward: a box on `c` got to `x` by a push in direction d from c = x - d,
+            // the player standing on c - d.
+            let mut dist = vec![u16::MAX; board.n];
+            dist[target as usize] = 0;
+            let mut queue = vec![target];
+            let mut head = 0;
+            while head < queue.len() {
+                let x = queue[head];
+                head += 1;
+                for d in 0..4 {
+                    let c = board.step(x, d ^ 1);
+                    if c != NONE && board.step(c, d ^ 1) != NONE && dist[c as usize] == u16::MAX {
+                        dist[c as usize] = dist[x as usize] + 1;
+                        queue.push(c);
+                    }
+                }
+            }
+            dist
+        });
+    }
+}
+
+/// The fewest pushes that could take `boxes` to the end cells whose distance rows are
+/// `rows`, each box alone on the board: the best of every assignment (at most
+/// `MAX_MOVED` boxes, so at most six).
+fn bound(rows: &[&[u16]], boxes: &[Cell]) -> usize {
+    let n = boxes.len();
+    let cost = |perm: &[usize]| -> usize { (0..n).map(|k| rows[perm[k]][boxes[k] as usize] as usize).sum() };
+    match n {
+        0 => 0,
+        1 => cost(&[0]),
+        2 => cost(&[0, 1]).min(cost(&[1, 0])),
+        _ => [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]].iter().map(|p| cost(p)).min().unwrap(),
+    }
+}
+
+/// Positions visited so far, and how many may be.
+struct Work {
+    done: usize,
+    limit: usize,
+}
+
+impl Work {
+    fn spent(&self) -> bool {
+        self.done >= self.limit
+    }
+}
+
+/// Where a stretch's search must end: its boxes on `end` (sorted) with the player's
+/// area holding `player`, in at most `limit` pushes; `rows` are the push distances to
+/// the end cells.
+struct Goal<'g> {
+    end: &'g [Cell],
+    rows: &'g [&'g [u16]],
+    player: Cell,
+    limit: usize,
+}
+
+/// `pushes` (single pushes from the start, each legal) with shorter stretches spliced
+/// in; never longer. Visits at most `work_limit` positions, and stops at the budget's
+/// deadline.
+pub fn pushes(board: &Board, pushes: Vec<Push>, budget: &Budget, work_limit: usize) -> Vec<Push> {
+    let mut plan = pushes;
+    let mut work = Work { done: 0, limit: work_limit };
+    let mut reach = Reach::new(board.n);
+    let mut to_cell = Distances::default();
+    let mut i = 0;
+    while i + 1 < plan.len() && !work.spent() && !budget.past_deadline() {
+        let (layout, player) = position_before(board, &plan, i);
+        let mut improved = false;
+        // The longest stretch first: it saves the most when it can be done shorter.
+        let longest = (plan.len() - i).min(MAX_WINDOW);
+        for len in (2..=longest).rev() {
+            let window = &plan[i..i + len];
+            let Some((moved, fixed)) = moved_boxes(&layout, window) else { continue };
+            let end = end_cells(&moved, window);
+            // Not even alone on the board could the boxes get there in fewer pushes.
+            end.iter().for_each(|&e| to_cell.compute(board, e));
+            let rows: Vec<&[u16]> = end.iter().map(|e| &to_cell.rows[e][..]).collect();
+            if bound(&rows, &moved) >= len {
+                continue;
+            }
+            let end_player = window[len - 1].from;
+            let goal = Goal { end: &end, rows: &rows, player: end_player, limit: len - 1 };
+            let found = search(board, &mut reach, &fixed, &moved, player, &goal, &mut work);
+            if let Some(shorter) = found {
+                plan.splice(i..i + len, shorter);
+                improved = true;
+                break;
+            }
+            if work.spent() {
+                break;
+            }
+        }
+        if !improved {
+            i += 1;
+        }
+    }
+    plan
+}
+
+/// The boxes and the player's cell before push `k` of `plan`.
+fn position_before(board: &Board, plan: &[Push], k: usize) -> (Vec<Cell>, Cell) {
+    let mut boxes = board.start_boxes.clone();
+    let mut player = board.start_player;
+    for p in &plan[..k] {
+        if let Some(b) = boxes.iter_mut().find(|b| **b == p.from) {
+            *b = p.to;
+        }
+        player = p.from;
+    }
+    (boxes, player)
+}
+
+/// The cells of the boxes that `window` moves, as they stand before it, and the cells of
+/// the others; `None` if it moves more than `MAX_MOVED` boxes.
+fn moved_boxes(layout: &[Cell], window: &[Push]) -> Option<(Vec<Cell>, Vec<Cell>)> {
+    let mut now: Vec<Cell> = layout.to_vec();
+    let mut moved = vec![false; layout.len()];
+    for p in window {
+        let i = now.iter().position(|&b| b == p.from)?;
+        now[i] = p.to;
+        moved[i] = true;
+    }
+    if moved.iter().filter(|&&m| m).count() > MAX_MOVED {
+        return None;
+    }
+    let pick = |want: bool| (0..layout.len()).filter(|&i| moved[i] == want).map(|i| layout[i]).collect();
+    Some((pick(true), pick(false)))
+}
+
+/// Where the moved boxes stand after `window`, sorted.
+fn end_cells(moved: &[Cell], window: &[Push]) -> Vec<Cell> {
+    let mut now = moved.to_vec();
+    for p in window {
+        if let Some(b) = now.iter_mut().find(|b| **b == p.from) {
+            *b = p.to;
+        }
+    }
+    now.sort_unstable();
+    now
+}
+
+/// The fewest pushes that take the `moved` boxes (the `fixed` ones standing still, the
+/// player on `player`) to the goal. Breadth-first over (boxes, the player's area by its
+/// smallest cell), cutting positions the bound says cannot make it within the limit.
+fn search(
+    board: &Board,
+    reach: &mut Reach,
+    fixed: &[Cell],
+    moved: &[Cell],
+    player: Cell,
+    goal: &Goal,
+    work: &mut Work,
+) -> Option<Vec<Push>> {
+    let (end, end_player, limit) = (goal.end, goal.player, goal.limit);
+    let mut occupied = vec![false; board.n];
+    fixed.iter().for_each(|&b| occupied[b as usize] = true);
+    let mut start = moved.to_vec();
+    start.sort_unstable();
+    // Node: its boxes, its player cell, its parent and the push that led to it.
+    let mut nodes: Vec<(Vec<Cell>, Cell, usize, Push)> = Vec::new();
+    let mut seen: HashMap<(Vec<Cell>, Cell), ()> = HashMap::new();
+    let area = |reach: &mut Reach, occupied: &mut Vec<bool>, boxes: &[Cell], at: Cell| {
+        boxes.iter().for_each(|&b| occupied[b as usize] = true);
+        let smallest = reach.fill(board, occupied, at);
+        boxes.iter().for_each(|&b| occupied[b as usize] = false);
+        smallest
+    };
+    let root = area(reach, &mut occupied, &start, player);
+    seen.insert((start.clone(), root), ());
+    nodes.push((start, player, usize::MAX, Push::step(NONE, 0, NONE)));
+    let (mut head, mut depth_end, mut depth) = (0, 1, 0);
+    while head < nodes.len() {
+        if head == depth_end {
+            depth += 1;
+            depth_end = nodes.len();
+        }
+        if depth >= limit {
+            return None;
+        }
+        let (boxes, at) = (nodes[head].0.clone(), nodes[head].1);
+        head += 1;
+        boxes.iter().for_each(|&b| occupied[b as usize] = true);
+        reach.fill(board, &occupied, at);
+        let mut children = Vec::new();
+        for (k, &b) in boxes.iter().enumerate() {
+            for d in 0..4 {
+                let (to, stand) = (board.step(b, d), board.step(b, d ^ 1));
+                let open = to != NONE && stand != NONE && !occupied[to as usize] && !board.dead_fwd[to as usize];
+                if open && reach.reached(stand) {
+                    let mut next = boxes.clone();
+                    next[k] = to;
+                    next.sort_unstable();
+                    children.push((next, b, Push::step(b, d as u8, to)));
+                }
+            }
+        }
+        boxes.iter().for_each(|&b| occupied[b as usize] = false);
+        for (next, after, push) in children {
+            work.done += 1;
+            if depth + 1 + bound(goal.rows, &next) > limit {
+                continue;
+            }
+            let canonical = area(reach, &mut occupied, &next, after);
+            if seen.insert((next.clone(), canonical), ()).is_some() {
+                continue;
+            }
+            let parent = head - 1;
+            if next == end {
+                next.iter().for_each(|&b| occupied[b as usize] = true);
+                reach.fill(board, &occupied, after);
+                let home = reach.reached(end_player);
+                next.iter().for_each(|&b| occupied[b as usize] = false);
+                if home {
+                    let mut path = vec![push];
+                    let mut i = parent;
+                    while nodes[i].2 != usize::MAX {
+                        path.push(nodes[i].3);
+                        i = nodes[i].2;
+                    }
+                    path.reverse();
+                    return Some(path);
+                }
+            }
+            nodes.push((next, after, parent, push));
+        }
+        if nodes.len() > WINDOW_WORK || work.spent() {
+            return None;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+    use crate::packing::Packing;
+    use crate::solution;
+    use crate::solver::{self, Options, Verdict};
+
+    fn board(text: &str) -> (Level, Board) {
+        let level = Level::parse(text).unwrap();
+        let board = Board::analyse(&level).unwrap();
+        (level, board)
+    }
+
+    /// Single pushes for a box path written as directions from the start.
+    fn plan(board: &Board, dirs: &[(Cell, u8)]) -> Vec<Push> {
+        dirs.iter().map(|&(from, d)| Push::step(from, d, board.step(from, d as usize))).collect()
+    }
+
+    #[test]
+    fn a_box_pushed_away_and_back_is_left_alone() {
+        // The plan pushes the box right, left again, then right twice to the goal.
+        let (level, b) = board("#######\n#@$  .#\n#     #\n#######\n");
+        let s = b.start_boxes[0];
+        let (r, rr) = (b.step(s, 3), b.step(b.step(s, 3), 3));
+        let detour = plan(&b, &[(s, 3), (r, 2), (s, 3), (r, 3), (rr, 3)]);
+        let packing = Packing::analyse(&b);
+        assert!(solution::replay(&level, &solution::assemble(&b, &packing, &detour).unwrap()).is_ok());
+        let short = pushes(&b, detour, &Budget::nodes(1, 1 << 20), 100_000);
+        assert_eq!(short.len(), 3, "{:?}", short);
+        let moves = solution::assemble(&b, &packing, &short).unwrap();
+        assert!(solution::replay(&level, &moves).is_ok());
+    }
+
+    /// The solver's own answer as single pushes, by replaying its moves.
+    fn pushes_of(b: &Board, moves: &[solution::Move]) -> Vec<Push> {
+        let mut boxes = vec![false; b.n];
+        b.start_boxes.iter().for_each(|&c| boxes[c as usize] = true);
+        let mut player = b.start_player;
+        let mut out = Vec::new();
+        for m in moves {
+            let next = b.step(player, m.dir as usize);
+            if boxes[next as usize] {
+                let to = b.step(next, m.dir as usize);
+                (boxes[next as usize], boxes[to as usize]) = (false, true);
+                out.push(Push::step(next, m.dir, to));
+            }
+            player = next;
+        }
+        out
+    }
+
+    /// On small random rooms, the solver's answers come back no longer, some shorter, and
+    /// still solve the level.
+    #[test]
+    fn shortened_solutions_are_never_longer_and_still_solve() {
+        let mut rooms = crate::testing::Rooms::new(0x5407_7e11);
+        let (mut tried, mut shortened, mut saved) = (0, 0, 0);
+        while tried < 100 {
+            let Some(text) = rooms.text(7, 6, 6, 0, b"...$$$@") else { continue };
+            let level = Level::parse(&text).unwrap();
+            let Ok(b) = Board::analyse(&level) else { continue };
+            let options = Options { shorten: false, ..Options::default() };
+            let Verdict::Solved(moves) = solver::solve(&level, &options, &Budget::nodes(3_000, 1 << 22)).verdict else {
+                continue;
+            };
+            tried += 1;
+            let first = pushes_of(&b, &moves);
+            let short = pushes(&b, first.clone(), &Budget::nodes(1, 1 << 20), 100_000);
+            assert!(short.len() <= first.len());
+            shortened += (short.len() < first.len()) as usize;
+            saved += first.len() - short.len();
+            let packing = Packing::analyse(&b);
+            let moves = solution::assemble(&b, &packing, &short).unwrap();
+            assert!(solution::replay(&level, &moves).is_ok(), "{}", text);
+        }
+        eprintln!("shorten: {} of {} answers shortened, {} pushes saved", shortened, tried, saved);
+        assert!(shortened >= 5, "only {} of {} answers shortened", shortened, tried);
+    }
+}

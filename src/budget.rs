@@ -26,14 +26,19 @@ impl Budget {
     }
 
     /// A budget for one phase of a portfolio: at most `work` expansions (`None`: no cap of
-    /// its own) within what the whole budget has left, and the same deadline.
-    pub fn phase(&self, work: Option<u64>, expansions_so_far: u64) -> Budget {
+    /// its own) within what the whole budget has left. A phase with work of its own also
+    /// ends when only `reserve` of the whole time is left, which the last phase keeps.
+    pub fn phase(&self, work: Option<u64>, expansions_so_far: u64, reserve: f64) -> Budget {
         let left = self.node_limit.map(|n| n.saturating_sub(expansions_so_far));
         let node_limit = match (left, work) {
             (Some(left), Some(work)) => Some(left.min(work)),
             (left, work) => left.or(work),
         };
-        Budget { node_limit, ..self.clone() }
+        let deadline = match work {
+            Some(_) => self.deadline - (self.deadline - self.start).mul_f64(reserve.clamp(0.0, 1.0)),
+            None => self.deadline,
+        };
+        Budget { node_limit, deadline, ..self.clone() }
     }
 
     #[inline]
@@ -60,15 +65,17 @@ mod tests {
     #[test]
     fn a_phase_has_its_work_within_what_is_left() {
         let whole = Budget::new(Instant::now(), 10.0, 1 << 20);
-        assert_eq!(whole.phase(None, 0).node_limit, None);
-        assert_eq!(whole.phase(Some(500), 7).node_limit, Some(500));
-        assert_eq!(whole.phase(Some(500), 0).deadline, whole.deadline);
+        assert_eq!(whole.phase(None, 0, 0.25).node_limit, None);
+        assert_eq!(whole.phase(Some(500), 7, 0.25).node_limit, Some(500));
+        // The last phase has the whole time; the others leave it a quarter.
+        assert_eq!(whole.phase(None, 0, 0.25).deadline, whole.deadline);
+        assert_eq!(whole.phase(Some(500), 0, 0.25).deadline, whole.deadline - Duration::from_millis(2500));
         let nodes = Budget::nodes(1000, 1 << 20);
-        assert_eq!(nodes.phase(Some(300), 200).node_limit, Some(300));
-        assert_eq!(nodes.phase(Some(900), 200).node_limit, Some(800));
-        assert_eq!(nodes.phase(None, 200).node_limit, Some(800));
-        assert_eq!(nodes.phase(None, 2000).node_limit, Some(0));
-        let phase = nodes.phase(Some(300), 200);
+        assert_eq!(nodes.phase(Some(300), 200, 0.25).node_limit, Some(300));
+        assert_eq!(nodes.phase(Some(900), 200, 0.25).node_limit, Some(800));
+        assert_eq!(nodes.phase(None, 200, 0.25).node_limit, Some(800));
+        assert_eq!(nodes.phase(None, 2000, 0.25).node_limit, Some(0));
+        let phase = nodes.phase(Some(300), 200, 0.25);
         assert!(phase.expired(300) && !phase.expired(299));
     }
 }

@@ -217,7 +217,10 @@ fn portfolio(
             .1;
         let used = report.forward.expanded + report.backward.expanded;
         let work = p.work.map(|w| schedule::expansions(w, cost, options.work_divisor));
-        let phase_budget = budget.phase(work, used);
+        let phase_budget = budget.phase(work, used, schedule::RESERVE);
+        if phase_budget.past_deadline() {
+            continue; // its time went to the last phase
+        }
         // Only the default rankings have feature cells for its children to wait in.
         let second_useful = p.second_backward && options.mode == Mode::Bidirectional && options.priority.is_none();
         if !second_useful {

@@ -10,8 +10,6 @@
 //! children of an expansion are made in `movegen`, and the runs that pit sides against
 //! each other are in `runs`.
 
-use std::borrow::Cow;
-
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::bound::{Matching, IMPOSSIBLE};
 use crate::budget::Budget;
@@ -317,11 +315,18 @@ impl Expanding {
     }
 }
 
+/// What every search of a level reads and none changes, made once per level: the board
+/// (with its push distances), the Zobrist keys and the goal rooms' packing.
+#[derive(Clone, Copy)]
+pub struct Context<'a> {
+    pub board: &'a Board,
+    pub zobrist: &'a Zobrist,
+    pub packing: &'a Packing,
+}
+
 /// One direction of search with its table, open list and scratch buffers.
 pub struct Side<'a> {
-    board: &'a Board,
-    zobrist: &'a Zobrist,
-    packing: &'a Packing,
+    cx: Context<'a>,
     box_path: BoxPath,
     pub direction: Direction,
     priority: Priority,
@@ -330,8 +335,9 @@ pub struct Side<'a> {
     switches: Switches,
     pub table: Table,
     open: Open,
-    /// Distances box -> target for the bound, and the targets' count.
-    distances: Cow<'a, [u16]>,
+    /// Distances box -> target for the bound: `distances[j * n + c]` pushes from cell `c`
+    /// to target `j` (forward) or from it (backward).
+    distances: &'a [u16],
     /// The same by cell, `[c * nboxes + j]`, as matching costs: a child's row is one copy
     /// (read from `distances`, its entries lie a whole board apart, a cache miss each on
     /// big levels). Empty past `COST_ROWS_LIMIT` entries.
@@ -428,36 +434,17 @@ const RANK_BANDS: usize = 16;
 
 impl<'a> Side<'a> {
     pub fn new(
-        board: &'a Board,
-        zobrist: &'a Zobrist,
-        packing: &'a Packing,
+        cx: Context<'a>,
         direction: Direction,
-        ranking: Ranking,
+        (priority, off_target_weight): Ranking,
         switches: Switches,
         memory_bytes: usize,
     ) -> Side<'a> {
+        let board = cx.board;
         let (targets, distances) = match direction {
-            Direction::Forward => (&board.goals, &board.to_goal),
-            Direction::Backward => (&board.start_boxes, &board.from_start),
+            Direction::Forward => (&board.goals, &board.to_goal[..]),
+            Direction::Backward => (&board.start_boxes, &board.from_start[..]),
         };
-        let distances = Cow::Borrowed(&distances[..]);
-        Side::towards(board, zobrist, packing, direction, ranking, switches, memory_bytes, targets, distances)
-    }
-
-    /// A side whose boxes head for `targets`, `distances[j * n + c]` pushes from cell `c`
-    /// to target `j` (forward) or from it (backward).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn towards(
-        board: &'a Board,
-        zobrist: &'a Zobrist,
-        packing: &'a Packing,
-        direction: Direction,
-        (priority, off_target_weight): (Priority, i32),
-        switches: Switches,
-        memory_bytes: usize,
-        targets: &[Cell],
-        distances: Cow<'a, [u16]>,
-    ) -> Side<'a> {
         let nboxes = board.start_boxes.len();
         let (dead, dead_sides) = match direction {
             Direction::Forward => (&board.dead_fwd[..], &board.dead_fwd_sides[..]),
@@ -489,9 +476,7 @@ impl<'a> Side<'a> {
             }
         }
         Side {
-            board,
-            zobrist,
-            packing,
+            cx,
             box_path: BoxPath::new(board.n),
             direction,
             priority,
@@ -552,7 +537,7 @@ impl<'a> Side<'a> {
 
     #[inline]
     fn cost(&self, cell: Cell, target: usize) -> i32 {
-        matching_cost(self.distances[target * self.board.n + cell as usize])
+        matching_cost(self.distances[target * self.cx.board.n + cell as usize])
     }
 
     fn fill_row(&mut self, cell: Cell) {
@@ -683,7 +668,7 @@ impl<'a> Side<'a> {
     /// The feature-space cell of the position in `occupied` (only a feature queue asks).
     fn features(&mut self, packed: u16) -> Features {
         if self.open.wants_features() {
-            self.areas.label(self.board, &self.occupied);
+            self.areas.label(self.cx.board, &self.occupied);
             Features { packed, areas: self.areas.count(), doorways: self.doorways(&self.boxes) }
         } else {
             Features { packed: 0, areas: 0, doorways: 0 }
@@ -694,7 +679,7 @@ impl<'a> Side<'a> {
     /// traded one level for another (xsokoban 41 for 13, at a fixed node budget). Not
     /// on a walled board, which has no doorway table, nor without feature cells.
     fn counts_doorways(&self) -> bool {
-        self.direction == Direction::Forward && !self.board.doorway.is_empty() && self.open.wants_features()
+        self.direction == Direction::Forward && !self.cx.board.doorway.is_empty() && self.open.wants_features()
     }
 
     /// Boxes of `boxes` in doorways (0 when the side does not count them).
@@ -702,7 +687,7 @@ impl<'a> Side<'a> {
         if !self.counts_doorways() {
             return 0;
         }
-        boxes.iter().filter(|&&b| self.board.doorway[b as usize]).count() as u16
+        boxes.iter().filter(|&&b| self.cx.board.doorway[b as usize]).count() as u16
     }
 
     /// The feature cell child `c` (with `packed` boxes on target) waits in: its own, or
@@ -736,7 +721,7 @@ impl<'a> Side<'a> {
         }
         self.occupied[c.from as usize] = false;
         self.occupied[c.to as usize] = true;
-        let areas = self.areas.count_after_fill(self.board, &self.occupied, c.from, c.to, &mut self.child_reach);
+        let areas = self.areas.count_after_fill(self.cx.board, &self.occupied, c.from, c.to, &mut self.child_reach);
         self.occupied[c.from as usize] = true;
         self.occupied[c.to as usize] = false;
         Features { packed, areas, doorways }
@@ -747,7 +732,7 @@ impl<'a> Side<'a> {
         if !self.counts_doorways() {
             return 0;
         }
-        let door = |x: Cell| self.board.doorway[x as usize] as u16;
+        let door = |x: Cell| self.cx.board.doorway[x as usize] as u16;
         self.parent_doorways + door(c.to) - door(c.from)
     }
 
@@ -773,7 +758,7 @@ impl<'a> Side<'a> {
         self.boxes.clear();
         self.boxes.extend_from_slice(boxes);
         self.set_occupied(true);
-        let norm = self.reach.fill(self.board, &self.occupied, player);
+        let norm = self.reach.fill(self.cx.board, &self.occupied, player);
         let h = self.bound_of_parent();
         let packed = self.packed(boxes);
         let features = self.features(packed);
@@ -784,7 +769,7 @@ impl<'a> Side<'a> {
         self.key.clear();
         self.key.extend_from_slice(boxes);
         self.key.push(norm);
-        let hash = self.zobrist.of_key(&self.key);
+        let hash = self.cx.zobrist.of_key(&self.key);
         match self.table.probe(&self.key, hash) {
             Probe::Found(_) => None,
             Probe::Vacant(slot) => {
@@ -801,21 +786,22 @@ impl<'a> Side<'a> {
     /// Roots of a backward search: boxes on every goal, the player in each area next to a
     /// box (he stands beside the box he pushed last).
     pub fn add_solved_roots(&mut self) {
-        let goals = self.board.goals.clone();
-        let mut seen = vec![false; self.board.n];
+        let goals = self.cx.board.goals.clone();
+        let mut seen = vec![false; self.cx.board.n];
         for &g in &goals {
             self.occupied[g as usize] = true;
         }
-        for c in 0..self.board.n as Cell {
+        for c in 0..self.cx.board.n as Cell {
             if self.occupied[c as usize] || seen[c as usize] {
                 continue;
             }
-            self.reach.fill(self.board, &self.occupied, c);
+            self.reach.fill(self.cx.board, &self.occupied, c);
             let mut touches_box = false;
-            for x in 0..self.board.n as Cell {
+            for x in 0..self.cx.board.n as Cell {
                 if self.reach.reached(x) {
                     seen[x as usize] = true;
-                    touches_box |= self.board.nbr[x as usize].iter().any(|&t| t != NONE && self.occupied[t as usize]);
+                    touches_box |=
+                        self.cx.board.nbr[x as usize].iter().any(|&t| t != NONE && self.occupied[t as usize]);
                 }
             }
             if touches_box {
@@ -897,19 +883,13 @@ mod tests {
     use super::runs::leads_to;
     use super::*;
 
-    /// What a side borrows, for a map text.
-    struct Fixture {
-        board: Board,
-        zobrist: Zobrist,
-        packing: Packing,
-    }
-
-    impl Fixture {
-        fn of(text: &str) -> Fixture {
-            let board = Board::from_text(text);
-            let (zobrist, packing) = (Zobrist::new(board.n), Packing::analyse(&board));
-            Fixture { board, zobrist, packing }
-        }
+    /// The context of the level a map text describes. Its parts are leaked: a test's few
+    /// small levels live until the process ends anyway.
+    fn context(text: &str) -> Context<'static> {
+        let board: &Board = Box::leak(Box::new(Board::from_text(text)));
+        let zobrist = Box::leak(Box::new(Zobrist::new(board.n)));
+        let packing = Box::leak(Box::new(Packing::analyse(board)));
+        Context { board, zobrist, packing }
     }
 
     /// A row of matching costs by cell (`Side::cost_rows`) is the row read from the
@@ -917,10 +897,11 @@ mod tests {
     #[test]
     fn cost_rows_by_cell_match_the_distances() {
         let text = "#######\n#@ $ .#\n# #$# #\n#  . ##\n#######\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
+        let cx = context(text);
+        let board = cx.board;
         for direction in [Direction::Forward, Direction::Backward] {
             let ranking = (Priority::Greedy, 0);
-            let mut side = Side::new(&board, &zobrist, &packing, direction, ranking, Switches::default(), 1 << 20);
+            let mut side = Side::new(cx, direction, ranking, Switches::default(), 1 << 20);
             assert!(!side.cost_rows.is_empty());
             let rows = std::mem::take(&mut side.cost_rows);
             let nb = side.nboxes;
@@ -937,22 +918,24 @@ mod tests {
     /// A side's table and its cost rows together stay within the memory it is given.
     #[test]
     fn cost_rows_are_paid_from_the_sides_memory() {
-        let Fixture { board, zobrist, packing } = Fixture::of(MICROBAN_126);
+        let cx = context(MICROBAN_126);
+        let board = cx.board;
         let nodes = 1000;
         let node_bytes = Table::bytes_per_node(board.start_boxes.len() + 1);
         let rows_bytes = board.n * board.start_boxes.len() * std::mem::size_of::<i32>();
         let memory = rows_bytes + nodes * node_bytes;
         let ranking = (Priority::Greedy, 0);
-        let side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, Switches::default(), memory);
+        let side = Side::new(cx, Direction::Forward, ranking, Switches::default(), memory);
         assert_eq!(side.cost_rows.len() * std::mem::size_of::<i32>(), rows_bytes);
         assert_eq!(side.table.capacity(), nodes);
     }
 
     /// Expand the start position once; returns the box layouts stored.
-    fn layouts_after_one_expansion(text: &str, switches: Switches) -> (Board, Vec<Vec<Cell>>) {
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
+    fn layouts_after_one_expansion(text: &str, switches: Switches) -> (&'static Board, Vec<Vec<Cell>>) {
+        let cx = context(text);
+        let board = cx.board;
         let ranking = (Priority::Greedy, 0);
-        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
+        let mut side = Side::new(cx, Direction::Forward, ranking, switches, 1 << 20);
         let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
         side.add_root(&board.start_boxes, board.start_player).unwrap();
         side.expand(&other, &Budget::nodes(10, 1 << 20));
@@ -965,11 +948,12 @@ mod tests {
     fn the_forward_side_counts_the_boxes_in_doorways_as_they_move() {
         // The corridor (4,2) joins two rooms; so do its mouths (3,2) and (5,2).
         let map = "#########\n#@  #  .#\n# $ $ $ #\n#.  # . #\n#########\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(map);
+        let cx = context(map);
+        let board = cx.board;
         let ranking = (Priority::Features, 0);
         let at = |x, y| board.cell_at(x, y);
         let boxes = [at(3, 2), at(6, 2)];
-        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, Switches::default(), 1 << 20);
+        let mut side = Side::new(cx, Direction::Forward, ranking, Switches::default(), 1 << 20);
         assert_eq!(side.doorways(&boxes), 1);
         side.parent_doorways = side.doorways(&boxes);
         let child = |slot: usize, from: Cell, to: Cell, d: u8| Child {
@@ -987,7 +971,7 @@ mod tests {
         assert_eq!(side.child_doorways(&child(1, at(6, 2), at(5, 2), 2)), 2, "into the other mouth");
         assert_eq!(side.child_doorways(&child(1, at(6, 2), at(6, 3), 1)), 1, "about a room");
         let switches = Switches::default();
-        let backward = Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, switches, 1 << 20);
+        let backward = Side::new(cx, Direction::Backward, ranking, switches, 1 << 20);
         assert_eq!(backward.doorways(&boxes), 0);
     }
 
@@ -1008,10 +992,11 @@ mod tests {
     #[test]
     fn a_push_no_advisor_suggests_weighs_one_more_than_its_parent() {
         let map = "#######\n#     #\n#     #\n#@$.  #\n#     #\n#     #\n#######\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(map);
+        let cx = context(map);
+        let board = cx.board;
         let switches = Switches { advisor_weights: true, packing_macro: false, ..Switches::default() };
         let ranking = (Priority::Alternation, 0);
-        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
+        let mut side = Side::new(cx, Direction::Forward, ranking, switches, 1 << 20);
         let other = Table::with_budget(2, 1 << 16);
         let root = side.add_root(&board.start_boxes, board.start_player).unwrap();
         side.expand(&other, &Budget::nodes(10, 1 << 20));
@@ -1029,14 +1014,10 @@ mod tests {
 
     /// A forward side in feature cells, its start and then its best nodes expanded six
     /// times in all.
-    fn expanded_six_times<'a>(
-        board: &'a Board,
-        zobrist: &'a Zobrist,
-        packing: &'a Packing,
-        switches: Switches,
-    ) -> Side<'a> {
+    fn expanded_six_times<'a>(cx: Context<'a>, switches: Switches) -> Side<'a> {
         let ranking = (Priority::Features, 0);
-        let mut side = Side::new(board, zobrist, packing, Direction::Forward, ranking, switches, 1 << 20);
+        let mut side = Side::new(cx, Direction::Forward, ranking, switches, 1 << 20);
+        let board = cx.board;
         let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
         side.add_root(&board.start_boxes, board.start_player).unwrap();
         for _ in 0..6 {
@@ -1056,12 +1037,13 @@ mod tests {
     #[test]
     fn with_box_move_weights_only_a_push_of_another_box_weighs_one_more() {
         let text = "#########\n#.      #\n#       #\n#  $    #\n#   @   #\n#    $  #\n#      .#\n#########\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
+        let cx = context(text);
+        let board = cx.board;
         let switches =
             Switches { advisor_weights: true, box_move_weights: true, packing_macro: false, ..Switches::default() };
-        let side = expanded_six_times(&board, &zobrist, &packing, switches);
+        let side = expanded_six_times(cx, switches);
         let mut reach = Reach::new(board.n);
-        let mut layout = |i: u32| packed_and_areas(&board, &mut reach, &side.table.key(i)[..2]);
+        let mut layout = |i: u32| packed_and_areas(board, &mut reach, &side.table.key(i)[..2]);
         let (mut same, mut other_box) = (0, 0);
         for i in 1..side.table.len() as u32 {
             let p = side.table.parent(i);
@@ -1081,16 +1063,17 @@ mod tests {
         // The box at the corridor's end is in the way of the one on the left; the player
         // walks round by the top, where no box can go.
         let text = "###########\n#         #\n# ####### #\n#   ###   #\n# $    $. #\n#   ### @.#\n###########\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
-        let spots = &packing.hotspots;
+        let cx = context(text);
+        let board = cx.board;
+        let spots = &cx.packing.hotspots;
         assert_eq!(spots.pairs(&board.start_boxes), 1);
         let switches =
             Switches { advisor_weights: true, hotspot_weights: true, packing_macro: false, ..Switches::default() };
-        let side = expanded_six_times(&board, &zobrist, &packing, switches);
+        let side = expanded_six_times(cx, switches);
         let mut reach = Reach::new(board.n);
         let mut layout = |i: u32| {
             let boxes = &side.table.key(i)[..2];
-            let (packed, areas) = packed_and_areas(&board, &mut reach, boxes);
+            let (packed, areas) = packed_and_areas(board, &mut reach, boxes);
             (packed, areas, spots.pairs(boxes))
         };
         let mut unblocked_only = 0;
@@ -1109,10 +1092,11 @@ mod tests {
     #[test]
     fn weighted_cells_rank_by_weight_then_by_rank_band() {
         let map = "#######\n#     #\n#     #\n#@$.  #\n#     #\n#     #\n#######\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(map);
+        let cx = context(map);
+        let board = cx.board;
         let switches = Switches { advisor_weights: true, ..Switches::default() };
         let ranking = (Priority::Alternation, 0);
-        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
+        let mut side = Side::new(cx, Direction::Forward, ranking, switches, 1 << 20);
         side.add_root(&board.start_boxes, board.start_player).unwrap();
         assert_eq!(side.root_rank, 1); // the root's bound: one push
                                        // With a root rank of 31 the bands are two ranks wide.
@@ -1127,16 +1111,17 @@ mod tests {
 
     #[test]
     fn only_a_box_the_player_can_push_now_tries_the_macro() {
-        let Fixture { board, zobrist, packing } = Fixture::of("#######\n#@    #\n# $$  #\n#     #\n#   ..#\n#######\n");
+        let cx = context("#######\n#@    #\n# $$  #\n#     #\n#   ..#\n#######\n");
+        let board = cx.board;
         let ranking = (Priority::Greedy, 0);
         // A made-up layout, set by hand: only `occupied` and the player's area matter.
-        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, Switches::default(), 1 << 20);
+        let mut side = Side::new(cx, Direction::Forward, ranking, Switches::default(), 1 << 20);
         let centre = board.cell_at(3, 2);
         // Boxes left, right and below the centre one: it can only go up, from below.
         for c in [centre, board.cell_at(2, 2), board.cell_at(4, 2), board.cell_at(3, 3)] {
             side.occupied[c as usize] = true;
         }
-        side.reach.fill(&board, &side.occupied, board.start_player);
+        side.reach.fill(board, &side.occupied, board.start_player);
         assert!(!side.can_push_now(centre));
         // The right-hand box can go down, the player standing above it.
         assert!(side.can_push_now(board.cell_at(4, 2)));
@@ -1144,9 +1129,8 @@ mod tests {
 
     #[test]
     fn each_box_off_target_adds_the_weight_to_the_rank() {
-        let Fixture { board, zobrist, packing } = Fixture::of("#######\n#@$ $.#\n#   . #\n#######\n");
-        let side =
-            |ranking| Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, Switches::default(), 1 << 20);
+        let cx = context("#######\n#@$ $.#\n#   . #\n#######\n");
+        let side = |ranking| Side::new(cx, Direction::Backward, ranking, Switches::default(), 1 << 20);
         let plain = side((Priority::Greedy, 0));
         assert_eq!(plain.priority_of(7, 3, 0), 7);
         let weighted = side((Priority::Greedy, 3));
@@ -1167,23 +1151,24 @@ mod tests {
     /// expansions together.
     #[test]
     fn a_backward_side_carried_on_searches_as_one_long_search() {
-        let Fixture { board, zobrist, packing } = Fixture::of(MICROBAN_126);
+        let cx = context(MICROBAN_126);
+        let board = cx.board;
         let (mode, switches) = (Mode::Bidirectional, Switches::default());
         let ranking = (Priority::Alternation, 0);
         let memory = 1 << 22;
-        let mut carried = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let mut carried = backward_side(cx, mode, ranking, switches, memory);
         let mut expanded = 0;
-        let lessons = &mut Lessons::new(&board);
+        let lessons = &mut Lessons::new(board);
         for _ in 0..3 {
             let budget = Budget::nodes(50, memory);
             let sides = Backward::one(&mut carried);
-            let run = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+            let run = run(cx, mode, ranking, sides, lessons, switches, &budget, &[]);
             assert!(matches!(run.outcome, Outcome::OutOfTime), "solved within a run: the test proves nothing");
             assert!(run.backward_expanded > 0);
             expanded += run.backward_expanded;
         }
         assert_eq!(carried.stats.expanded, expanded);
-        let mut alone = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let mut alone = backward_side(cx, mode, ranking, switches, memory);
         let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
         for _ in 0..expanded {
             assert!(matches!(alone.expand(&other, &Budget::nodes(u64::MAX, memory)), Step::Expanded));
@@ -1199,29 +1184,30 @@ mod tests {
     /// expansions: forward, backward in all, and the shared side's.
     fn turns_on_microban_126(switches: Switches, nodes: u64, with_second: bool) -> (u64, u64, u64) {
         let level = crate::level::Level::parse(MICROBAN_126).unwrap();
-        let Fixture { board, zobrist, packing } = Fixture::of(MICROBAN_126);
+        let cx = context(MICROBAN_126);
+        let board = cx.board;
         let mode = Mode::Bidirectional;
         let ranking = (Priority::Alternation, 0);
         let memory = 1 << 22;
-        let lessons = &mut Lessons::new(&board);
-        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
-        let second_side = || second_backward_side(&board, &zobrist, &packing, ranking, switches, memory);
+        let lessons = &mut Lessons::new(board);
+        let mut bwd = backward_side(cx, mode, ranking, switches, memory);
+        let second_side = || second_backward_side(cx, ranking, switches, memory);
         let mut second = with_second.then(second_side);
         let budget = Budget::nodes(nodes, memory);
         let sides = Backward { shared: &mut bwd, second: second.as_mut() };
-        let first = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+        let first = run(cx, mode, ranking, sides, lessons, switches, &budget, &[]);
         assert!(matches!(first.outcome, Outcome::OutOfTime), "solved at once: the test proves nothing");
         let counts = (first.forward.expanded, first.backward_expanded, bwd.stats.expanded);
         let stored = bwd.table.len();
         let budget = Budget::nodes(100_000, memory);
         let sides = Backward { shared: &mut bwd, second: second.as_mut() };
-        let last = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+        let last = run(cx, mode, ranking, sides, lessons, switches, &budget, &[]);
         assert!(bwd.table.len() >= stored);
         let pushes = match last.outcome {
             Outcome::Solved(p) => p,
             other => panic!("{:?}", other),
         };
-        let moves = crate::solution::assemble(&board, &packing, &pushes).unwrap();
+        let moves = crate::solution::assemble(board, cx.packing, &pushes).unwrap();
         crate::solution::replay(&level, &moves).unwrap();
         counts
     }
@@ -1252,12 +1238,13 @@ mod tests {
     /// A forward child stored only in the second backward side's table meets it there.
     #[test]
     fn a_forward_child_meets_the_second_backward_table() {
-        let Fixture { board, zobrist, packing } = Fixture::of("#####\n#@$.#\n#####\n");
+        let cx = context("#####\n#@$.#\n#####\n");
+        let board = cx.board;
         let ranking = (Priority::Alternation, 0);
         let (switches, memory) = (Switches::default(), 1 << 20);
-        let empty = Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, switches, memory);
-        let second = second_backward_side(&board, &zobrist, &packing, ranking, switches, memory);
-        let mut fwd = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, memory);
+        let empty = Side::new(cx, Direction::Backward, ranking, switches, memory);
+        let second = second_backward_side(cx, ranking, switches, memory);
+        let mut fwd = Side::new(cx, Direction::Forward, ranking, switches, memory);
         fwd.add_root(&board.start_boxes, board.start_player);
         let other = Opposite { table: &empty.table, second: Some(&second.table) };
         let step = fwd.expand_against(other, &Budget::nodes(10, memory));
@@ -1268,12 +1255,13 @@ mod tests {
     /// waits in its parent's cell; without, it opens a cell of its own.
     #[test]
     fn a_backward_child_that_improves_nothing_waits_in_its_parents_cell() {
-        let Fixture { board, zobrist, packing } = Fixture::of("#######\n#@ $ .#\n#######\n");
+        let cx = context("#######\n#@ $ .#\n#######\n");
+        let board = cx.board;
         let ranking = (Priority::Features, 0);
         let memory = 1 << 20;
         let cells = |parent_cells: bool| {
             let switches = Switches { parent_cells, ..Switches::default() };
-            let mut side = Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, switches, memory);
+            let mut side = Side::new(cx, Direction::Backward, ranking, switches, memory);
             side.add_solved_roots();
             let empty = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
             side.expand(&empty, &Budget::nodes(10, memory));
@@ -1289,21 +1277,22 @@ mod tests {
     fn whole_box_moves_alone_solve_a_level_whose_plan_replays() {
         let text = "#########\n#@      #\n# $   $ #\n#   #   #\n#.  #  .#\n#########\n";
         let level = crate::level::Level::parse(text).unwrap();
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
+        let cx = context(text);
+        let board = cx.board;
         let mode = Mode::Forward;
         let switches = Switches { whole_box_moves: true, packing_macro: false, ..Switches::default() };
         let ranking = (Priority::Greedy, 0);
         let memory = 1 << 22;
-        let lessons = &mut Lessons::new(&board);
-        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let lessons = &mut Lessons::new(board);
+        let mut bwd = backward_side(cx, mode, ranking, switches, memory);
         let budget = Budget::nodes(100, memory);
         let sides = Backward::one(&mut bwd);
-        let run = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+        let run = run(cx, mode, ranking, sides, lessons, switches, &budget, &[]);
         let plan = match run.outcome {
             Outcome::Solved(p) => p,
             other => panic!("{:?}", other),
         };
-        let moves = crate::solution::assemble(&board, &packing, &plan).unwrap();
+        let moves = crate::solution::assemble(board, cx.packing, &plan).unwrap();
         crate::solution::replay(&level, &moves).unwrap();
         let pushes = moves.iter().filter(|m| m.push).count();
         assert!(plan.iter().any(|p| p.via == Via::Path), "no box moved more than one push");
@@ -1316,14 +1305,15 @@ mod tests {
     fn a_run_from_waypoints_goes_on_from_them_and_its_plan_replays_from_the_start() {
         let text = "##########\n#@       #\n# $ $ $  #\n#        #\n#        #\n#  . . . #\n##########\n";
         let level = crate::level::Level::parse(text).unwrap();
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
+        let cx = context(text);
+        let board = cx.board;
         let switches = Switches { packing_macro: false, ..Switches::default() };
         let (mode, ranking, memory) = (Mode::Forward, (Priority::Greedy, 0), 1 << 22);
-        let lessons = &mut Lessons::new(&board);
-        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let lessons = &mut Lessons::new(board);
+        let mut bwd = backward_side(cx, mode, ranking, switches, memory);
         let budget = Budget::nodes(3, memory);
         let sides = Backward::one(&mut bwd);
-        let short = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+        let short = run(cx, mode, ranking, sides, lessons, switches, &budget, &[]);
         assert!(matches!(short.outcome, Outcome::OutOfTime), "{:?}", short.outcome);
         assert_eq!(short.most_packed.len(), WAYPOINTS);
         for w in &short.most_packed {
@@ -1332,13 +1322,13 @@ mod tests {
         let budget = Budget::nodes(100_000, memory);
         let from = &short.most_packed;
         let sides = Backward::one(&mut bwd);
-        let on = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, from);
+        let on = run(cx, mode, ranking, sides, lessons, switches, &budget, from);
         let plan = match on.outcome {
             Outcome::Solved(p) => p,
             other => panic!("{:?}", other),
         };
         assert!(short.most_packed.iter().any(|w| plan.starts_with(&w.pushes)), "the plan starts at no waypoint");
-        let moves = crate::solution::assemble(&board, &packing, &plan).unwrap();
+        let moves = crate::solution::assemble(board, cx.packing, &plan).unwrap();
         crate::solution::replay(&level, &moves).unwrap();
     }
 
@@ -1346,15 +1336,16 @@ mod tests {
     fn a_run_from_a_dead_waypoint_proves_nothing() {
         // The box in the corner is stuck, but the level itself is solvable.
         let text = "######\n#@  .#\n# $  #\n#$  .#\n######\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
+        let cx = context(text);
+        let board = cx.board;
         let (mode, switches, ranking, memory) = (Mode::Forward, Switches::default(), (Priority::Greedy, 0), 1 << 20);
-        let lessons = &mut Lessons::new(&board);
-        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let lessons = &mut Lessons::new(board);
+        let mut bwd = backward_side(cx, mode, ranking, switches, memory);
         let boxes = vec![board.cell_at(2, 2), board.cell_at(1, 3)];
         let stuck = Waypoint { boxes, player: board.start_player, pushes: vec![] };
         let budget = Budget::nodes(1000, memory);
         let sides = Backward::one(&mut bwd);
-        let r = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[stuck]);
+        let r = run(cx, mode, ranking, sides, lessons, switches, &budget, &[stuck]);
         assert!(matches!(r.outcome, Outcome::OutOfTime), "{:?}", r.outcome);
     }
 
@@ -1369,15 +1360,16 @@ mod tests {
             "######  ###  ...  #\n     #### # #...# #\n          # ### # #\n          #       #\n",
             "          #########\n"
         );
-        let Fixture { board, zobrist, packing } = Fixture::of(map);
+        let cx = context(map);
+        let board = cx.board;
         let (mode, switches) = (Mode::Bidirectional, Switches::default());
         let ranking = (Priority::Alternation, 0);
         let memory = 1 << 24;
-        let lessons = &mut Lessons::new(&board);
+        let lessons = &mut Lessons::new(board);
         let mut once = || {
-            let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+            let mut bwd = backward_side(cx, mode, ranking, switches, memory);
             let budget = Budget::nodes(4000, memory);
-            run(&board, &packing, &zobrist, mode, ranking, Backward::one(&mut bwd), lessons, switches, &budget, &[])
+            run(cx, mode, ranking, Backward::one(&mut bwd), lessons, switches, &budget, &[])
         };
         let (first, second) = (once(), once());
         assert!(first.forward.corral_searches > 100, "too few corrals: the test proves nothing");

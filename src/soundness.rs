@@ -61,7 +61,7 @@ use crate::frozen::FrozenWalls;
 use crate::level::Level;
 use crate::packing::Packing;
 use crate::reach::{Areas, Reach};
-use crate::search::{Direction, Mode, Priority, Side, Stats, Switches};
+use crate::search::{Context, Direction, Mode, Priority, Side, Stats, Switches};
 use crate::solver::{self, Options, Verdict};
 use crate::state::Zobrist;
 use crate::table::Table;
@@ -313,7 +313,7 @@ struct Expansion {
 fn expand(p: &Position, packing: &Packing, zobrist: &Zobrist, direction: Direction, switches: Switches) -> Expansion {
     let (board, nb) = (p.board, p.boxes.len());
     let memory = 1 << 16;
-    let mut side = Side::new(board, zobrist, packing, direction, (Priority::Greedy, 0), switches, memory);
+    let mut side = Side::new(Context { board, zobrist, packing }, direction, (Priority::Greedy, 0), switches, memory);
     let other = Table::with_budget(nb + 1, 1 << 12);
     if side.add_root(&p.boxes, p.player).is_none() {
         return Expansion { children: None, stats: side.stats, incomplete: false };

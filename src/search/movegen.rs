@@ -19,11 +19,11 @@ impl<'a> Side<'a> {
     /// The forward cuts that look beyond the node's own pushes: its corrals searched to
     /// the end, and the board its boxes frozen on goals leave. Each counts what it cut.
     fn proved_dead(&mut self, player: Cell) -> bool {
-        if self.switches.corral && self.corral_deadlocks.any_dead(self.board, &self.corrals, &self.boxes, player) {
+        if self.switches.corral && self.corral_deadlocks.any_dead(self.cx.board, &self.corrals, &self.boxes, player) {
             self.stats.dead_corral_search += 1;
             return true;
         }
-        if self.switches.freeze && self.frozen_off.dead(self.board, &self.occupied, &self.boxes, player) {
+        if self.switches.freeze && self.frozen_off.dead(self.cx.board, &self.occupied, &self.boxes, player) {
             self.stats.dead_frozen += 1;
             return true;
         }
@@ -48,11 +48,11 @@ impl<'a> Side<'a> {
         let depth = self.table.depth(node).saturating_add(1);
         self.set_occupied(true);
         // Every area is labelled for the children; the player's also fills `reach`.
-        self.areas.label_with_reach(self.board, &self.occupied, player, &mut self.reach);
+        self.areas.label_with_reach(self.cx.board, &self.occupied, player, &mut self.reach);
         let forward = self.direction == Direction::Forward;
         let restricted = forward
             && self.switches.corral
-            && match self.corrals.analyse(self.board, &self.occupied, &self.boxes, &self.reach, &self.areas) {
+            && match self.corrals.analyse(self.cx.board, &self.occupied, &self.boxes, &self.reach, &self.areas) {
                 Corral::Deadlock => {
                     self.stats.dead_corral += 1;
                     self.set_occupied(false);
@@ -72,7 +72,7 @@ impl<'a> Side<'a> {
         if self.switches.matching {
             self.bound_of_parent();
         }
-        let box_hash = self.zobrist.of_boxes(&self.boxes);
+        let box_hash = self.cx.zobrist.of_boxes(&self.boxes);
         let packed = self.packed(&self.boxes);
         self.parent_doorways = self.doorways(&self.boxes);
         if self.weighs() {
@@ -83,7 +83,7 @@ impl<'a> Side<'a> {
         let strict = forward && self.switches.strict_rooms;
         let mut result = Step::Expanded;
         // Each whole move floods the floor once per (cell, side), like a packing macro.
-        let single_pushes = !(forward && self.switches.whole_box_moves && self.board.n <= PACKING_MACRO_MAX_CELLS);
+        let single_pushes = !(forward && self.switches.whole_box_moves && self.cx.board.n <= PACKING_MACRO_MAX_CELLS);
         let at = Expanding { node, player, depth, box_hash, packed, restricted };
         if !single_pushes {
             if let Some(step) = self.whole_box_moves(at, other, budget) {
@@ -93,7 +93,7 @@ impl<'a> Side<'a> {
         'boxes: for k in (0..nb).filter(|_| single_pushes) {
             // On huge maps one expansion can take longer than the margin to the deadline.
             // The children not made are lost to a side carried into the next phase.
-            if (nb > 64 || self.board.n > 4000) && budget.past_deadline() {
+            if (nb > 64 || self.cx.board.n > 4000) && budget.past_deadline() {
                 self.incomplete = true;
                 break;
             }
@@ -101,18 +101,18 @@ impl<'a> Side<'a> {
             if restricted && !self.corrals.allowed(b) {
                 continue;
             }
-            if strict && self.packing.in_strict_room(b) {
+            if strict && self.cx.packing.in_strict_room(b) {
                 self.incomplete = true; // a box placed in an ordered room stays
                 continue;
             }
             for d in 0..4 {
-                let to = self.board.step(b, d);
+                let to = self.cx.board.step(b, d);
                 if to == NONE || self.occupied[to as usize] || self.dead[to as usize] {
                     continue;
                 }
                 // Where the player must stand, and where he ends up.
                 let (stand, after) =
-                    if forward { (self.board.step(b, d ^ 1), b) } else { (to, self.board.step(to, d)) };
+                    if forward { (self.cx.board.step(b, d ^ 1), b) } else { (to, self.cx.board.step(to, d)) };
                 if stand == NONE || !self.reach.reached(stand) {
                     continue;
                 }
@@ -131,19 +131,19 @@ impl<'a> Side<'a> {
                 } else {
                     (to, after, Via::Step)
                 };
-                let child_hash = box_hash ^ self.zobrist.boxes[b as usize] ^ self.zobrist.boxes[to as usize];
+                let child_hash = box_hash ^ self.cx.zobrist.boxes[b as usize] ^ self.cx.zobrist.boxes[to as usize];
                 self.table.prefetch(child_hash);
                 other.prefetch(child_hash);
                 if self.dead_child(b, to, after) {
                     continue;
                 }
-                let enters_room = strict && self.packing.in_strict_room(to);
+                let enters_room = strict && self.cx.packing.in_strict_room(to);
                 // Stored in forward terms: backward, the pull to -> after is the push back.
                 let push =
                     if forward { Push { via, ..Push::step(b, d as u8, to) } } else { Push::step(to, (d ^ 1) as u8, b) };
                 let child = Child { node, slot: k, from: b, to, player: after, push, depth, box_hash, packed };
-                let plain_allowed =
-                    !enters_room || self.packing.next_goal(self.packing.room[to as usize], &self.occupied) == Some(to);
+                let plain_allowed = !enters_room
+                    || self.cx.packing.next_goal(self.cx.packing.room[to as usize], &self.occupied) == Some(to);
                 if plain_allowed {
                     if let Some(step) = self.emit(&child, other) {
                         result = step;
@@ -173,7 +173,7 @@ impl<'a> Side<'a> {
     /// a rule that looks at the moved box alone (counted in `stats`)?
     fn dead_child(&mut self, b: Cell, to: Cell, after: Cell) -> bool {
         // The player ends on one side of the box; from there it may reach nothing.
-        if self.board.dead_from(self.dead_sides, to, after) {
+        if self.cx.board.dead_from(self.dead_sides, to, after) {
             self.stats.dead_sides += 1;
             return true;
         }
@@ -184,15 +184,15 @@ impl<'a> Side<'a> {
         self.occupied[to as usize] = true;
         // Counted as freeze deadlocks: a box frozen off its goal, or on a goal that it
         // cuts off from the others.
-        let frozen = match self.freeze.assess(self.board, &self.occupied, to) {
+        let frozen = match self.freeze.assess(self.cx.board, &self.occupied, to) {
             Frozen::No => false,
             Frozen::OnGoals => {
                 // Every box frozen on a goal is a wall, not only this group.
                 self.frozen_walls.clear();
                 self.frozen_walls.extend_from_slice(self.freeze.group());
                 let boxes = self.boxes.iter().map(|&x| if x == b { to } else { x });
-                self.freeze.frozen_on_goals(self.board, &self.occupied, boxes, &mut self.frozen_walls);
-                self.goal_cut.cuts_off(self.board, &self.occupied, &self.frozen_walls, &self.board.goals)
+                self.freeze.frozen_on_goals(self.cx.board, &self.occupied, boxes, &mut self.frozen_walls);
+                self.goal_cut.cuts_off(self.cx.board, &self.occupied, &self.frozen_walls, &self.cx.board.goals)
             }
             Frozen::OffGoal => true,
         };
@@ -202,7 +202,7 @@ impl<'a> Side<'a> {
             self.stats.dead_freeze += 1;
             return true;
         }
-        if self.frozen_off.child_dead(self.board, to, after) {
+        if self.frozen_off.child_dead(self.cx.board, to, after) {
             self.stats.dead_frozen += 1;
             return true;
         }
@@ -215,9 +215,9 @@ impl<'a> Side<'a> {
     /// child at once (its bound drops by the whole way), so a box goes home in one step
     /// instead of one push among many equal ones.
     fn packing_macros(&mut self, at: Expanding, other: Opposite, budget: &Budget) -> Option<Step> {
-        let n = self.board.n;
-        for r in 0..self.packing.order.len() {
-            let goal = match self.packing.next_goal(r as u16 + 1, &self.occupied) {
+        let n = self.cx.board.n;
+        for r in 0..self.cx.packing.order.len() {
+            let goal = match self.cx.packing.next_goal(r as u16 + 1, &self.occupied) {
                 Some(g) => g,
                 None => continue,
             };
@@ -242,7 +242,7 @@ impl<'a> Side<'a> {
                 let (_, k) = self.candidates[i];
                 let b = self.boxes[k];
                 self.occupied[b as usize] = false;
-                let path = self.box_path.push_path(self.board, &self.occupied, b, at.player, goal, |_| true);
+                let path = self.box_path.push_path(self.cx.board, &self.occupied, b, at.player, goal, |_| true);
                 self.occupied[b as usize] = true;
                 let path = match path {
                     Some(p) if p.len() > 1 => p,
@@ -272,18 +272,18 @@ impl<'a> Side<'a> {
             }
             let b = self.boxes[k];
             if (at.restricted && !self.corrals.allowed(b))
-                || (self.switches.strict_rooms && self.packing.in_strict_room(b))
+                || (self.switches.strict_rooms && self.cx.packing.in_strict_room(b))
                 || !self.can_push_now(b)
             {
                 continue;
             }
             // The player's area, with every box in place, tells where he can make the first push.
-            let behind = self.reach.behind(self.board, b);
+            let behind = self.reach.behind(self.cx.board, b);
             // The box is lifted off while its targets are chosen: its own cell is free then.
             self.occupied[b as usize] = false;
-            self.box_path.reach_of_box(self.board, &self.occupied, b, behind, self.dead, &mut reached);
+            self.box_path.reach_of_box(self.cx.board, &self.occupied, b, behind, self.dead, &mut reached);
             reached.reverse(); // farthest first
-            let (packing, occupied) = (self.packing, &self.occupied);
+            let (packing, occupied) = (self.cx.packing, &self.occupied);
             let mut parked = 0;
             reached.retain(|m| match packing.room[m.to as usize] {
                 0 => {
@@ -318,7 +318,7 @@ impl<'a> Side<'a> {
     /// Can the player, where he is, push the box on `b` onto a free live cell? Only such
     /// boxes are worth a macro attempt.
     pub(super) fn can_push_now(&self, b: Cell) -> bool {
-        (0..4).any(|d| self.reach.push_to(self.board, &self.occupied, b, d).is_some())
+        (0..4).any(|d| self.reach.push_to(self.cx.board, &self.occupied, b, d).is_some())
     }
 
     /// Where a box pushed from `from` onto `to` (direction `d`) leaves a tunnel (or waits
@@ -326,7 +326,7 @@ impl<'a> Side<'a> {
     /// walled on both sides across the push, for the box and for the player behind it:
     /// nothing else can happen there.
     fn tunnel_end(&self, from: Cell, to: Cell, d: usize) -> (Cell, Cell) {
-        let board = self.board;
+        let board = self.cx.board;
         let walled = |c: Cell| board.step(c, d ^ 2) == NONE && board.step(c, d ^ 3) == NONE;
         let (mut behind, mut at) = (from, to);
         while !board.is_goal[at as usize] && walled(behind) && walled(at) {
@@ -346,12 +346,12 @@ impl<'a> Side<'a> {
     /// expansion (the sides met, or the table is full).
     fn emit(&mut self, c: &Child, other: Opposite) -> Option<Step> {
         let nb = self.nboxes;
-        let labelled = self.areas.child(self.board, &self.occupied, c.from, c.to, c.player);
+        let labelled = self.areas.child(self.cx.board, &self.occupied, c.from, c.to, c.player);
         self.labelled_child = labelled.is_some();
         let norm = labelled.unwrap_or_else(|| {
             self.occupied[c.from as usize] = false;
             self.occupied[c.to as usize] = true;
-            let norm = self.child_reach.fill(self.board, &self.occupied, c.player);
+            let norm = self.child_reach.fill(self.cx.board, &self.occupied, c.player);
             self.occupied[c.from as usize] = true;
             self.occupied[c.to as usize] = false;
             norm
@@ -362,9 +362,9 @@ impl<'a> Side<'a> {
         move_box(&mut self.key[..nb], c.slot, c.to);
         self.key.push(norm);
         let hash = c.box_hash
-            ^ self.zobrist.boxes[c.from as usize]
-            ^ self.zobrist.boxes[c.to as usize]
-            ^ self.zobrist.player[norm as usize];
+            ^ self.cx.zobrist.boxes[c.from as usize]
+            ^ self.cx.zobrist.boxes[c.to as usize]
+            ^ self.cx.zobrist.player[norm as usize];
         let slot = match self.table.probe(&self.key, hash) {
             Probe::Found(_) => {
                 self.stats.duplicates += 1;
@@ -414,7 +414,7 @@ impl<'a> Side<'a> {
         if !self.switches.hotspot_weights || !self.weighs() {
             return false;
         }
-        let spots = &self.packing.hotspots;
+        let spots = &self.cx.packing.hotspots;
         spots.pairs_with(&self.boxes, c.to, c.from) < spots.pairs_with(&self.boxes, c.from, c.from)
     }
 
@@ -439,17 +439,17 @@ impl<'a> Side<'a> {
     /// A push that brings a box into a goal room from outside may carry it on to the
     /// room's next goal in packing order: an extra child, the plain push stays too.
     fn goal_macro(&mut self, c: &Child, other: Opposite) -> Option<Step> {
-        let room = self.packing.room[c.to as usize];
+        let room = self.cx.packing.room[c.to as usize];
         // One edge holds one kind of macro: none after a tunnel.
-        if room == 0 || self.packing.room[c.from as usize] == room || c.push.via != Via::Step {
+        if room == 0 || self.cx.packing.room[c.from as usize] == room || c.push.via != Via::Step {
             return None;
         }
         self.occupied[c.from as usize] = false;
-        let target = self.packing.next_goal(room, &self.occupied);
+        let target = self.cx.packing.next_goal(room, &self.occupied);
         let path = match target {
             Some(t) if t != c.to => {
-                let rooms = &self.packing.room;
-                self.box_path.push_path(self.board, &self.occupied, c.to, c.from, t, |x| rooms[x as usize] == room)
+                let rooms = &self.cx.packing.room;
+                self.box_path.push_path(self.cx.board, &self.occupied, c.to, c.from, t, |x| rooms[x as usize] == room)
             }
             _ => None,
         };

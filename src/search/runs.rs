@@ -96,17 +96,10 @@ impl<'s, 'a> Backward<'s, 'a> {
 /// phases: its children wait in their parents' feature cells (`Switches::parent_cells`),
 /// so it reaches other states than the shared side, which the strict phase and others
 /// need as it is.
-pub fn second_backward_side<'a>(
-    board: &'a Board,
-    zobrist: &'a Zobrist,
-    packing: &'a Packing,
-    ranking: Ranking,
-    switches: Switches,
-    memory_bytes: usize,
-) -> Side<'a> {
+pub fn second_backward_side(cx: Context, ranking: Ranking, switches: Switches, memory_bytes: usize) -> Side {
     let switches = Switches { parent_cells: true, ..switches };
     let memory = second_memory(memory_bytes);
-    let mut side = Side::new(board, zobrist, packing, Direction::Backward, ranking, switches, memory);
+    let mut side = Side::new(cx, Direction::Backward, ranking, switches, memory);
     side.add_solved_roots();
     side
 }
@@ -115,17 +108,9 @@ pub fn second_backward_side<'a>(
 /// its ranking and seed, never on the forward side's switches, so phases that share
 /// those share one backward side: each goes on where the last stopped, instead of doing
 /// the same expansions again, and its forward side meets a deeper backward table.
-pub fn backward_side<'a>(
-    board: &'a Board,
-    zobrist: &'a Zobrist,
-    packing: &'a Packing,
-    mode: Mode,
-    ranking: Ranking,
-    switches: Switches,
-    memory_bytes: usize,
-) -> Side<'a> {
+pub fn backward_side(cx: Context, mode: Mode, ranking: Ranking, switches: Switches, memory_bytes: usize) -> Side {
     let (_, bwd_mem) = memory_split(mode, memory_bytes);
-    let mut bwd = Side::new(board, zobrist, packing, Direction::Backward, ranking, switches, bwd_mem);
+    let mut bwd = Side::new(cx, Direction::Backward, ranking, switches, bwd_mem);
     bwd.add_solved_roots();
     bwd
 }
@@ -149,9 +134,7 @@ impl Lessons {
 /// run, and perhaps a second one), with what earlier runs learned (`lessons`).
 #[allow(clippy::too_many_arguments)]
 pub fn run<'a>(
-    board: &'a Board,
-    packing: &'a Packing,
-    zobrist: &'a Zobrist,
+    cx: Context<'a>,
     mode: Mode,
     fwd_ranking: Ranking,
     sides: Backward<'_, 'a>,
@@ -165,7 +148,8 @@ pub fn run<'a>(
     if second.is_some() {
         fwd_mem = fwd_mem.saturating_sub(second_memory(budget.memory_bytes));
     }
-    let mut fwd = Side::new(board, zobrist, packing, Direction::Forward, fwd_ranking, switches, fwd_mem);
+    let Context { board, zobrist, packing } = cx;
+    let mut fwd = Side::new(cx, Direction::Forward, fwd_ranking, switches, fwd_mem);
     fwd.take_lessons(lessons);
     let bwd_before = backward_expanded(bwd, second.as_deref());
     let roots: Vec<u32> = if from.is_empty() {

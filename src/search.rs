@@ -6,12 +6,12 @@
 //! solution. Forward-only and backward-only runs are the same loop with one side never
 //! expanded beyond its roots.
 //!
-//! Here: the switches and a side (its table, open list, bound and features); the
-//! children of an expansion are made in `movegen`, and the runs that pit sides against
-//! each other are in `runs`.
+//! Here: the switches and a side (its table, open list and features); its lower bound is
+//! kept in `bound`, the children of an expansion are made in `movegen`, and the runs
+//! that pit sides against each other are in `runs`.
 
 use crate::board::{Board, Cell, FAR, NONE};
-use crate::bound::{Matching, IMPOSSIBLE};
+use crate::bound::IMPOSSIBLE;
 use crate::budget::Budget;
 use crate::corral::{Corral, Corrals};
 use crate::corral_deadlock::CorralDeadlocks;
@@ -23,8 +23,11 @@ use crate::reach::{Areas, Reach};
 use crate::state::{move_box, Zobrist};
 use crate::table::{Probe, Push, Table, Via, NO_PARENT};
 
+mod bound;
 mod movegen;
 mod runs;
+
+use bound::Bound;
 
 use runs::WAYPOINTS;
 pub use runs::{backward_side, run, second_backward_side, Backward, Lessons, Waypoint};
@@ -335,13 +338,7 @@ pub struct Side<'a> {
     switches: Switches,
     pub table: Table,
     open: Open,
-    /// Distances box -> target for the bound: `distances[j * n + c]` pushes from cell `c`
-    /// to target `j` (forward) or from it (backward).
-    distances: &'a [u16],
-    /// The same by cell, `[c * nboxes + j]`, as matching costs: a child's row is one copy
-    /// (read from `distances`, its entries lie a whole board apart, a cache miss each on
-    /// big levels). Empty past `COST_ROWS_LIMIT` entries.
-    cost_rows: Vec<i32>,
+    bound: Bound<'a>,
     dead: &'a [bool],
     /// Dead by the player's side of the box too (`Board::dead_fwd_sides`).
     dead_sides: &'a [u8],
@@ -363,29 +360,12 @@ pub struct Side<'a> {
     corrals: Corrals,
     corral_deadlocks: CorralDeadlocks,
     frozen_off: FrozenWalls,
-    parent_match: Matching,
-    child_match: Matching,
-    /// The boxes (rows) `parent_match` was last solved for; empty before the first.
-    matched: Vec<Cell>,
-    /// Earlier nodes' matchings and their boxes, for repairs: phases whose queues take
-    /// turns jump between lines of the search, and solving afresh costs an augmentation
-    /// per box. `next_spare` is the slot a matching goes to next.
-    spare_matches: Vec<(Vec<Cell>, Matching)>,
-    next_spare: usize,
-    /// Scratch for repairing `parent_match`: cell -> its row in `matched` (checked
-    /// against it, never cleared), new row -> old row, and the new rows' costs.
-    row_of_cell: Vec<u16>,
-    old_row: Vec<Option<usize>>,
-    fresh: Vec<i32>,
-    row: Vec<i32>,
     /// How many boxes nearest a room's next goal try the packing macro (0: off).
     macro_boxes: usize,
     /// (distance to the goal, slot) of the boxes that may try it.
     candidates: Vec<(u16, usize)>,
     /// Scratch for `whole_box_moves`: the cells a box can get to, with their pushes.
     reached: Vec<BoxMove>,
-    /// Cell -> number of the target on it (its column in `distances`).
-    target_index: Vec<u16>,
     boxes: Vec<Cell>,
     key: Vec<Cell>,
     /// Forward only: the `WAYPOINTS` stored nodes with the most boxes on target (the first
@@ -410,24 +390,6 @@ pub struct Side<'a> {
     parent_doorways: u16,
 }
 
-/// More moved boxes than this and the parent's matching is solved afresh (an
-/// augmentation per moved box would cost more).
-const MAX_REPAIRED_ROWS: usize = 3;
-/// `Side::cost_rows` up to this many entries (16 MB a side).
-const COST_ROWS_LIMIT: usize = 1 << 22;
-
-/// A push distance as a matching cost: unreachable is `IMPOSSIBLE`.
-#[inline]
-fn matching_cost(d: u16) -> i32 {
-    if d == FAR {
-        IMPOSSIBLE
-    } else {
-        d as i32
-    }
-}
-/// Spare matchings kept for repairs (see `Side::closest_matching`).
-const SPARE_MATCHES: usize = 4;
-
 /// Within one advisor weight, nodes go by rank in this many bands (better rank first,
 /// which solved a level more than last in, first out); finer bands cost more buckets.
 const RANK_BANDS: usize = 16;
@@ -450,31 +412,19 @@ impl<'a> Side<'a> {
             Direction::Forward => (&board.dead_fwd[..], &board.dead_fwd_sides[..]),
             Direction::Backward => (&board.dead_bwd[..], &board.dead_bwd_sides[..]),
         };
+        let bound = Bound::new(board, targets, distances, switches.matching);
         // The cost rows come out of the side's memory, so the budget holds what it says.
-        let rows = if board.n * nboxes <= COST_ROWS_LIMIT { board.n * nboxes } else { 0 };
-        let rows_bytes = rows * std::mem::size_of::<i32>();
-        let table = Table::with_budget(nboxes + 1, memory_bytes.saturating_sub(rows_bytes));
+        let table = Table::with_budget(nboxes + 1, memory_bytes.saturating_sub(bound.rows_bytes()));
         let open = match priority {
             Priority::Features => Open::Features(FeatureQueue::new()),
             Priority::Alternation => Open::Alternation(Alternation::new()),
             _ => Open::Best(BucketQueue::new()),
         };
         let mut is_target = vec![false; board.n];
-        let mut target_index = vec![u16::MAX; board.n];
-        for (j, &t) in targets.iter().enumerate() {
+        for &t in targets {
             is_target[t as usize] = true;
-            target_index[t as usize] = j as u16;
         }
         let stats = Stats { capacity: table.capacity(), ..Stats::default() };
-        let mut cost_rows = Vec::new();
-        if rows > 0 {
-            cost_rows = vec![0; rows];
-            for (j, column) in distances.chunks_exact(board.n).enumerate() {
-                for (c, &d) in column.iter().enumerate() {
-                    cost_rows[c * nboxes + j] = matching_cost(d);
-                }
-            }
-        }
         Side {
             cx,
             box_path: BoxPath::new(board.n),
@@ -484,8 +434,7 @@ impl<'a> Side<'a> {
             switches,
             table,
             open,
-            distances,
-            cost_rows,
+            bound,
             dead,
             dead_sides,
             is_target,
@@ -501,15 +450,6 @@ impl<'a> Side<'a> {
             corrals: Corrals::new(board.n),
             corral_deadlocks: CorralDeadlocks::new(board.n),
             frozen_off: FrozenWalls::new(board.n),
-            parent_match: Matching::new(nboxes),
-            child_match: Matching::new(nboxes),
-            matched: Vec::new(),
-            spare_matches: Vec::new(),
-            next_spare: 0,
-            row_of_cell: vec![0; board.n],
-            old_row: vec![None; nboxes],
-            fresh: vec![0; nboxes * nboxes],
-            row: vec![0; nboxes],
             macro_boxes: if switches.packing_macro
                 && direction == Direction::Forward
                 && board.n <= PACKING_MACRO_MAX_CELLS
@@ -520,7 +460,6 @@ impl<'a> Side<'a> {
             },
             candidates: Vec::new(),
             reached: Vec::new(),
-            target_index,
             boxes: Vec::with_capacity(nboxes),
             key: Vec::with_capacity(nboxes + 1),
             most_packed: Vec::new(),
@@ -533,103 +472,6 @@ impl<'a> Side<'a> {
             root_rank: 0,
             parent_doorways: 0,
         }
-    }
-
-    #[inline]
-    fn cost(&self, cell: Cell, target: usize) -> i32 {
-        matching_cost(self.distances[target * self.cx.board.n + cell as usize])
-    }
-
-    fn fill_row(&mut self, cell: Cell) {
-        let nb = self.nboxes;
-        if self.cost_rows.is_empty() {
-            for j in 0..nb {
-                self.row[j] = self.cost(cell, j);
-            }
-        } else {
-            let c = cell as usize;
-            self.row[..nb].copy_from_slice(&self.cost_rows[c * nb..(c + 1) * nb]);
-        }
-    }
-
-    /// Sum of each box's nearest target: the bound used when matching is switched off.
-    fn nearest_sum(&self, boxes: impl Iterator<Item = Cell>) -> i32 {
-        boxes
-            .map(|b| (0..self.nboxes).map(|j| self.cost(b, j)).min().unwrap_or(0))
-            .fold(0i32, |a, c| a.saturating_add(c))
-    }
-
-    /// Load the parent's full matching; returns its bound.
-    fn bound_of_parent(&mut self) -> i32 {
-        if !self.switches.matching {
-            return self.nearest_sum(self.boxes.iter().copied());
-        }
-        let n = self.nboxes;
-        self.closest_matching();
-        if let Some(h) = self.repair_parent_match() {
-            return h;
-        }
-        for k in 0..n {
-            self.fill_row(self.boxes[k]);
-            self.parent_match.cost[k * n..(k + 1) * n].copy_from_slice(&self.row);
-        }
-        self.matched.clone_from(&self.boxes);
-        self.parent_match.solve()
-    }
-
-    /// Make the stored matching whose boxes differ least from the node's the one to
-    /// repair; one about to be solved afresh over is kept among the spares.
-    fn closest_matching(&mut self) {
-        let mut best = moved_rows(&mut self.row_of_cell, &self.boxes, &self.matched);
-        let mut pick = None;
-        for i in 0..self.spare_matches.len() {
-            let moved = moved_rows(&mut self.row_of_cell, &self.boxes, &self.spare_matches[i].0);
-            if moved < best && moved <= MAX_REPAIRED_ROWS {
-                (best, pick) = (moved, Some(i));
-            }
-        }
-        let slot = match pick {
-            Some(i) => i,
-            None if best > MAX_REPAIRED_ROWS && self.matched.len() == self.nboxes => {
-                if self.spare_matches.len() < SPARE_MATCHES {
-                    self.spare_matches.push((Vec::new(), Matching::new(self.nboxes)));
-                }
-                let i = self.next_spare % self.spare_matches.len();
-                self.next_spare = i + 1;
-                i
-            }
-            None => return,
-        };
-        let spare = &mut self.spare_matches[slot];
-        std::mem::swap(&mut self.matched, &mut spare.0);
-        std::mem::swap(&mut self.parent_match, &mut spare.1);
-    }
-
-    /// A best-first search mostly expands a child of the node it expanded last, whose
-    /// boxes differ by one: the last matching, its rows reordered and the moved boxes'
-    /// rows replaced, is then repaired with an augmentation per moved box instead of
-    /// solved afresh. `None` if too many boxes moved.
-    fn repair_parent_match(&mut self) -> Option<i32> {
-        let n = self.nboxes;
-        if self.matched.len() != n || !self.parent_match.potentials_are_small() {
-            return None;
-        }
-        mark_rows(&mut self.row_of_cell, &self.matched);
-        let mut moved = 0;
-        for k in 0..n {
-            let c = self.boxes[k];
-            self.old_row[k] = row_in(&self.row_of_cell, &self.matched, c);
-            if self.old_row[k].is_none() {
-                moved += 1;
-                if moved > MAX_REPAIRED_ROWS {
-                    return None;
-                }
-                self.fill_row(c);
-                self.fresh[k * n..(k + 1) * n].copy_from_slice(&self.row);
-            }
-        }
-        self.matched.copy_from_slice(&self.boxes);
-        Some(self.parent_match.rebase(&self.old_row, &self.fresh))
     }
 
     /// A node's rank in the open list, from its bound, depth and boxes on target.
@@ -759,7 +601,7 @@ impl<'a> Side<'a> {
         self.boxes.extend_from_slice(boxes);
         self.set_occupied(true);
         let norm = self.reach.fill(self.cx.board, &self.occupied, player);
-        let h = self.bound_of_parent();
+        let h = self.bound.of_parent(&self.boxes);
         let packed = self.packed(boxes);
         let features = self.features(packed);
         self.set_occupied(false);
@@ -842,31 +684,6 @@ impl<'a> Side<'a> {
     }
 }
 
-/// Record in `row_of_cell` (cell -> row; scratch, never cleared) the row of each of
-/// `layout`'s boxes, for `row_in`.
-fn mark_rows(row_of_cell: &mut [u16], layout: &[Cell]) {
-    for (p, &c) in layout.iter().enumerate() {
-        row_of_cell[c as usize] = p as u16;
-    }
-}
-
-/// The row of a box on `c` in `layout`, if it has one, right after `mark_rows(layout)`:
-/// a stale mark from another layout fails the check against `layout`.
-fn row_in(row_of_cell: &[u16], layout: &[Cell], c: Cell) -> Option<usize> {
-    let p = row_of_cell[c as usize] as usize;
-    (p < layout.len() && layout[p] == c).then_some(p)
-}
-
-/// How many of `boxes` are not among `layout`'s (more than all if it has none), with
-/// `row_of_cell` as scratch.
-fn moved_rows(row_of_cell: &mut [u16], boxes: &[Cell], layout: &[Cell]) -> usize {
-    if layout.len() != boxes.len() {
-        return boxes.len() + 1;
-    }
-    mark_rows(row_of_cell, layout);
-    boxes.iter().filter(|&&c| row_in(row_of_cell, layout, c).is_none()).count()
-}
-
 /// How many boxes, nearest first, try to reach a room's next goal in one move. Four solved
 /// as many xsokoban maps (one won, one lost) at more cost per expansion.
 const PACKING_MACRO_BOXES: usize = 2;
@@ -892,29 +709,6 @@ mod tests {
         Context { board, zobrist, packing }
     }
 
-    /// A row of matching costs by cell (`Side::cost_rows`) is the row read from the
-    /// distances, both ways and with unreachable targets, as it is past the size limit.
-    #[test]
-    fn cost_rows_by_cell_match_the_distances() {
-        let text = "#######\n#@ $ .#\n# #$# #\n#  . ##\n#######\n";
-        let cx = context(text);
-        let board = cx.board;
-        for direction in [Direction::Forward, Direction::Backward] {
-            let ranking = (Priority::Greedy, 0);
-            let mut side = Side::new(cx, direction, ranking, Switches::default(), 1 << 20);
-            assert!(!side.cost_rows.is_empty());
-            let rows = std::mem::take(&mut side.cost_rows);
-            let nb = side.nboxes;
-            let mut far = 0;
-            for c in 0..board.n as Cell {
-                side.fill_row(c);
-                assert_eq!(side.row[..nb], rows[c as usize * nb..(c as usize + 1) * nb]);
-                far += side.row[..nb].iter().filter(|&&x| x == IMPOSSIBLE).count();
-            }
-            assert!(far > 0, "the level has cells from which some target cannot be reached");
-        }
-    }
-
     /// A side's table and its cost rows together stay within the memory it is given.
     #[test]
     fn cost_rows_are_paid_from_the_sides_memory() {
@@ -926,7 +720,7 @@ mod tests {
         let memory = rows_bytes + nodes * node_bytes;
         let ranking = (Priority::Greedy, 0);
         let side = Side::new(cx, Direction::Forward, ranking, Switches::default(), memory);
-        assert_eq!(side.cost_rows.len() * std::mem::size_of::<i32>(), rows_bytes);
+        assert_eq!(side.bound.rows_bytes(), rows_bytes);
         assert_eq!(side.table.capacity(), nodes);
     }
 

@@ -70,7 +70,7 @@ impl<'a> Side<'a> {
         }
         // Children re-solve only their moved box's row of the parent's matching.
         if self.switches.matching {
-            self.bound_of_parent();
+            self.bound.of_parent(&self.boxes);
         }
         let box_hash = self.cx.zobrist.of_boxes(&self.boxes);
         let packed = self.packed(&self.boxes);
@@ -215,20 +215,19 @@ impl<'a> Side<'a> {
     /// child at once (its bound drops by the whole way), so a box goes home in one step
     /// instead of one push among many equal ones.
     fn packing_macros(&mut self, at: Expanding, other: Opposite, budget: &Budget) -> Option<Step> {
-        let n = self.cx.board.n;
         for r in 0..self.cx.packing.order.len() {
             let goal = match self.cx.packing.next_goal(r as u16 + 1, &self.occupied) {
                 Some(g) => g,
                 None => continue,
             };
-            let j = self.target_index[goal as usize] as usize;
+            let to_goal = self.bound.distances_to(goal);
             self.candidates.clear();
             for k in 0..self.nboxes {
                 let b = self.boxes[k];
                 if self.is_target[b as usize] || (at.restricted && !self.corrals.allowed(b)) {
                     continue;
                 }
-                let d = self.distances[j * n + b as usize];
+                let d = to_goal[b as usize];
                 if d != FAR && d > 1 && self.can_push_now(b) {
                     self.candidates.push((d, k));
                 }
@@ -372,13 +371,7 @@ impl<'a> Side<'a> {
             }
             Probe::Vacant(s) => s,
         };
-        let h = if self.switches.matching {
-            self.fill_row(c.to);
-            self.child_match.changed_row_cost(&self.parent_match, c.slot, &self.row)
-        } else {
-            let moved = self.boxes.iter().enumerate().map(|(i, &b)| if i == c.slot { c.to } else { b });
-            self.nearest_sum(moved)
-        };
+        let h = self.bound.of_child(&self.boxes, c.slot, c.to);
         if h >= IMPOSSIBLE {
             self.stats.dead_matching += 1;
             return None;

@@ -7,16 +7,13 @@
 //! expanded beyond its roots.
 //!
 //! Here: the switches and a side (its table, open list and features); its lower bound is
-//! kept in `bound`, the children of an expansion are made in `movegen`, and the runs
-//! that pit sides against each other are in `runs`.
+//! kept in `bound` and its deadlock rules in `prune`, the children of an expansion are
+//! made in `movegen`, and the runs that pit sides against each other are in `runs`.
 
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::bound::IMPOSSIBLE;
 use crate::budget::Budget;
-use crate::corral::{Corral, Corrals};
-use crate::corral_deadlock::CorralDeadlocks;
-use crate::deadlock::{Freeze, Frozen, GoalCut};
-use crate::frozen::FrozenWalls;
+use crate::corral::Corral;
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
 use crate::packing::{BoxMove, BoxPath, Packing};
 use crate::reach::{Areas, Reach};
@@ -25,12 +22,15 @@ use crate::table::{Probe, Push, Table, Via, NO_PARENT};
 
 mod bound;
 mod movegen;
+mod prune;
 mod runs;
 
 use bound::Bound;
+pub use prune::Lessons;
+use prune::Pruners;
 
 use runs::WAYPOINTS;
-pub use runs::{backward_side, run, second_backward_side, Backward, Lessons, Waypoint};
+pub use runs::{backward_side, run, second_backward_side, Backward, Waypoint};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
@@ -339,9 +339,7 @@ pub struct Side<'a> {
     pub table: Table,
     open: Open,
     bound: Bound<'a>,
-    dead: &'a [bool],
-    /// Dead by the player's side of the box too (`Board::dead_fwd_sides`).
-    dead_sides: &'a [u8],
+    pruners: Pruners<'a>,
     /// Where this side's boxes are headed: the goals forward, the start cells backward.
     is_target: Vec<bool>,
     nboxes: usize,
@@ -353,13 +351,6 @@ pub struct Side<'a> {
     areas: Areas,
     /// The latest emitted child's area came from the labels (else from `child_reach`).
     labelled_child: bool,
-    freeze: Freeze,
-    goal_cut: GoalCut,
-    /// Boxes frozen on goals in the child being tested (see `GoalCut`).
-    frozen_walls: Vec<Cell>,
-    corrals: Corrals,
-    corral_deadlocks: CorralDeadlocks,
-    frozen_off: FrozenWalls,
     /// How many boxes nearest a room's next goal try the packing macro (0: off).
     macro_boxes: usize,
     /// (distance to the goal, slot) of the boxes that may try it.
@@ -408,10 +399,6 @@ impl<'a> Side<'a> {
             Direction::Backward => (&board.start_boxes, &board.from_start[..]),
         };
         let nboxes = board.start_boxes.len();
-        let (dead, dead_sides) = match direction {
-            Direction::Forward => (&board.dead_fwd[..], &board.dead_fwd_sides[..]),
-            Direction::Backward => (&board.dead_bwd[..], &board.dead_bwd_sides[..]),
-        };
         let bound = Bound::new(board, targets, distances, switches.matching);
         // The cost rows come out of the side's memory, so the budget holds what it says.
         let table = Table::with_budget(nboxes + 1, memory_bytes.saturating_sub(bound.rows_bytes()));
@@ -435,8 +422,7 @@ impl<'a> Side<'a> {
             table,
             open,
             bound,
-            dead,
-            dead_sides,
+            pruners: Pruners::new(board, direction, &switches),
             is_target,
             nboxes,
             occupied: vec![false; board.n],
@@ -444,12 +430,6 @@ impl<'a> Side<'a> {
             child_reach: Reach::new(board.n),
             areas: Areas::new(board.n),
             labelled_child: false,
-            freeze: Freeze::new(board.n),
-            goal_cut: GoalCut::new(board.n),
-            frozen_walls: Vec::new(),
-            corrals: Corrals::new(board.n),
-            corral_deadlocks: CorralDeadlocks::new(board.n),
-            frozen_off: FrozenWalls::new(board.n),
             macro_boxes: if switches.packing_macro
                 && direction == Direction::Forward
                 && board.n <= PACKING_MACRO_MAX_CELLS
@@ -661,26 +641,9 @@ impl<'a> Side<'a> {
         }
     }
 
-    /// Take `lessons` in for a run, counting its searches and analyses from zero (the
-    /// run's figures); `give_back` returns them.
-    fn take_lessons(&mut self, lessons: &mut Lessons) {
-        std::mem::swap(&mut self.corral_deadlocks, &mut lessons.corral_deadlocks);
-        std::mem::swap(&mut self.frozen_off, &mut lessons.frozen_off);
-        self.corral_deadlocks.searches = 0;
-        self.corral_deadlocks.nodes = 0;
-        self.frozen_off.analyses = 0;
-    }
-
-    fn give_back(&mut self, lessons: &mut Lessons) {
-        std::mem::swap(&mut self.corral_deadlocks, &mut lessons.corral_deadlocks);
-        std::mem::swap(&mut self.frozen_off, &mut lessons.frozen_off);
-    }
-
     pub(crate) fn finish_stats(&mut self) {
         self.stats.stored = self.table.len();
-        self.stats.corral_searches = self.corral_deadlocks.searches;
-        self.stats.corral_search_nodes = self.corral_deadlocks.nodes;
-        self.stats.frozen_analyses = self.frozen_off.analyses;
+        self.pruners.count(&mut self.stats);
     }
 }
 

@@ -16,20 +16,6 @@ impl<'a> Side<'a> {
         self.expand_against(Opposite::one(other), budget)
     }
 
-    /// The forward cuts that look beyond the node's own pushes: its corrals searched to
-    /// the end, and the board its boxes frozen on goals leave. Each counts what it cut.
-    fn proved_dead(&mut self, player: Cell) -> bool {
-        if self.switches.corral && self.corral_deadlocks.any_dead(self.cx.board, &self.corrals, &self.boxes, player) {
-            self.stats.dead_corral_search += 1;
-            return true;
-        }
-        if self.switches.freeze && self.frozen_off.dead(self.cx.board, &self.occupied, &self.boxes, player) {
-            self.stats.dead_frozen += 1;
-            return true;
-        }
-        false
-    }
-
     /// `expand`, the children looked up in every table of `other`.
     pub(crate) fn expand_against(&mut self, other: Opposite, budget: &Budget) -> Step {
         if self.table.is_full() {
@@ -50,21 +36,19 @@ impl<'a> Side<'a> {
         // Every area is labelled for the children; the player's also fills `reach`.
         self.areas.label_with_reach(self.cx.board, &self.occupied, player, &mut self.reach);
         let forward = self.direction == Direction::Forward;
-        let restricted = forward
-            && self.switches.corral
-            && match self.corrals.analyse(self.cx.board, &self.occupied, &self.boxes, &self.reach, &self.areas) {
-                Corral::Deadlock => {
-                    self.stats.dead_corral += 1;
-                    self.set_occupied(false);
-                    return Step::Expanded;
-                }
-                Corral::Only => {
-                    self.stats.corral_cuts += 1;
-                    true
-                }
-                Corral::None => false,
-            };
-        if forward && self.proved_dead(player) {
+        let restricted = match self.pruners.corral(&self.occupied, &self.boxes, &self.reach, &self.areas) {
+            Corral::Deadlock => {
+                self.stats.dead_corral += 1;
+                self.set_occupied(false);
+                return Step::Expanded;
+            }
+            Corral::Only => {
+                self.stats.corral_cuts += 1;
+                true
+            }
+            Corral::None => false,
+        };
+        if self.pruners.proved_dead(&self.occupied, &self.boxes, player, &mut self.stats) {
             self.set_occupied(false);
             return Step::Expanded;
         }
@@ -98,7 +82,7 @@ impl<'a> Side<'a> {
                 break;
             }
             let b = self.boxes[k];
-            if restricted && !self.corrals.allowed(b) {
+            if restricted && !self.pruners.corrals.allowed(b) {
                 continue;
             }
             if strict && self.cx.packing.in_strict_room(b) {
@@ -107,7 +91,7 @@ impl<'a> Side<'a> {
             }
             for d in 0..4 {
                 let to = self.cx.board.step(b, d);
-                if to == NONE || self.occupied[to as usize] || self.dead[to as usize] {
+                if to == NONE || self.occupied[to as usize] || self.pruners.dead[to as usize] {
                     continue;
                 }
                 // Where the player must stand, and where he ends up.
@@ -134,7 +118,7 @@ impl<'a> Side<'a> {
                 let child_hash = box_hash ^ self.cx.zobrist.boxes[b as usize] ^ self.cx.zobrist.boxes[to as usize];
                 self.table.prefetch(child_hash);
                 other.prefetch(child_hash);
-                if self.dead_child(b, to, after) {
+                if self.pruners.dead_child(&mut self.occupied, &self.boxes, b, to, after, &mut self.stats) {
                     continue;
                 }
                 let enters_room = strict && self.cx.packing.in_strict_room(to);
@@ -169,46 +153,6 @@ impl<'a> Side<'a> {
         result
     }
 
-    /// Is the child that moves the box on `b` to `to`, the player left on `after`, dead by
-    /// a rule that looks at the moved box alone (counted in `stats`)?
-    fn dead_child(&mut self, b: Cell, to: Cell, after: Cell) -> bool {
-        // The player ends on one side of the box; from there it may reach nothing.
-        if self.cx.board.dead_from(self.dead_sides, to, after) {
-            self.stats.dead_sides += 1;
-            return true;
-        }
-        if self.direction == Direction::Backward || !self.switches.freeze {
-            return false;
-        }
-        self.occupied[b as usize] = false;
-        self.occupied[to as usize] = true;
-        // Counted as freeze deadlocks: a box frozen off its goal, or on a goal that it
-        // cuts off from the others.
-        let frozen = match self.freeze.assess(self.cx.board, &self.occupied, to) {
-            Frozen::No => false,
-            Frozen::OnGoals => {
-                // Every box frozen on a goal is a wall, not only this group.
-                self.frozen_walls.clear();
-                self.frozen_walls.extend_from_slice(self.freeze.group());
-                let boxes = self.boxes.iter().map(|&x| if x == b { to } else { x });
-                self.freeze.frozen_on_goals(self.cx.board, &self.occupied, boxes, &mut self.frozen_walls);
-                self.goal_cut.cuts_off(self.cx.board, &self.occupied, &self.frozen_walls, &self.cx.board.goals)
-            }
-            Frozen::OffGoal => true,
-        };
-        self.occupied[b as usize] = true;
-        self.occupied[to as usize] = false;
-        if frozen {
-            self.stats.dead_freeze += 1;
-            return true;
-        }
-        if self.frozen_off.child_dead(self.cx.board, to, after) {
-            self.stats.dead_frozen += 1;
-            return true;
-        }
-        false
-    }
-
     /// Packing macro (FESS's packing advisor): for each ordered room, the boxes nearest its
     /// next goal among those the player can push now try to go all the way there, the
     /// others standing still; each that can gives one extra child. Greedy takes such a
@@ -224,7 +168,7 @@ impl<'a> Side<'a> {
             self.candidates.clear();
             for k in 0..self.nboxes {
                 let b = self.boxes[k];
-                if self.is_target[b as usize] || (at.restricted && !self.corrals.allowed(b)) {
+                if self.is_target[b as usize] || (at.restricted && !self.pruners.corrals.allowed(b)) {
                     continue;
                 }
                 let d = to_goal[b as usize];
@@ -270,7 +214,7 @@ impl<'a> Side<'a> {
                 break;
             }
             let b = self.boxes[k];
-            if (at.restricted && !self.corrals.allowed(b))
+            if (at.restricted && !self.pruners.corrals.allowed(b))
                 || (self.switches.strict_rooms && self.cx.packing.in_strict_room(b))
                 || !self.can_push_now(b)
             {
@@ -280,7 +224,7 @@ impl<'a> Side<'a> {
             let behind = self.reach.behind(self.cx.board, b);
             // The box is lifted off while its targets are chosen: its own cell is free then.
             self.occupied[b as usize] = false;
-            self.box_path.reach_of_box(self.cx.board, &self.occupied, b, behind, self.dead, &mut reached);
+            self.box_path.reach_of_box(self.cx.board, &self.occupied, b, behind, self.pruners.dead, &mut reached);
             reached.reverse(); // farthest first
             let (packing, occupied) = (self.cx.packing, &self.occupied);
             let mut parked = 0;
@@ -306,7 +250,7 @@ impl<'a> Side<'a> {
     /// One child of `whole_box_moves`: the box in slot `k` moved as `m` says.
     fn whole_box_move(&mut self, at: Expanding, k: usize, m: BoxMove, other: Opposite) -> Option<Step> {
         let b = self.boxes[k];
-        if self.dead_child(b, m.to, m.player) {
+        if self.pruners.dead_child(&mut self.occupied, &self.boxes, b, m.to, m.player, &mut self.stats) {
             return None;
         }
         self.stats.macros += 1;
@@ -331,7 +275,7 @@ impl<'a> Side<'a> {
         while !board.is_goal[at as usize] && walled(behind) && walled(at) {
             let next = board.step(at, d);
             // Stop in front of a goal: the step onto it may start a goal macro.
-            let blocked = next == NONE || self.occupied[next as usize] || self.dead[next as usize];
+            let blocked = next == NONE || self.occupied[next as usize] || self.pruners.dead[next as usize];
             if blocked || board.is_goal[next as usize] {
                 break;
             }

@@ -115,20 +115,6 @@ pub fn backward_side(cx: Context, mode: Mode, ranking: Ranking, switches: Switch
     bwd
 }
 
-/// What a forward side learns that holds for every forward search of the level: the
-/// corrals proven dead and the boards left by boxes frozen on goals. Runs hand it on, so
-/// a later phase does not prove again what an earlier one did.
-pub struct Lessons {
-    pub(super) corral_deadlocks: CorralDeadlocks,
-    pub(super) frozen_off: FrozenWalls,
-}
-
-impl Lessons {
-    pub fn new(board: &Board) -> Lessons {
-        Lessons { corral_deadlocks: CorralDeadlocks::new(board.n), frozen_off: FrozenWalls::new(board.n) }
-    }
-}
-
 /// Run one strategy under the budget: a fresh forward side with its ranking against the
 /// backward sides (the shared one from `backward_side`, perhaps carried on from an earlier
 /// run, and perhaps a second one), with what earlier runs learned (`lessons`).
@@ -150,7 +136,7 @@ pub fn run<'a>(
     }
     let Context { board, zobrist, packing } = cx;
     let mut fwd = Side::new(cx, Direction::Forward, fwd_ranking, switches, fwd_mem);
-    fwd.take_lessons(lessons);
+    fwd.pruners.take_lessons(lessons);
     let bwd_before = backward_expanded(bwd, second.as_deref());
     let roots: Vec<u32> = if from.is_empty() {
         fwd.add_root(&board.start_boxes, board.start_player).into_iter().collect()
@@ -197,7 +183,7 @@ pub fn run<'a>(
         })
         .collect();
     fwd.finish_stats();
-    fwd.give_back(lessons);
+    fwd.pruners.give_back(lessons);
     bwd.finish_stats();
     if let Some(side) = second.as_deref_mut() {
         side.finish_stats();

@@ -6,9 +6,10 @@
 //! solution. Forward-only and backward-only runs are the same loop with one side never
 //! expanded beyond its roots.
 //!
-//! Here: the switches and a side (its table, open list and features); its lower bound is
-//! kept in `bound` and its deadlock rules in `prune`, the children of an expansion are
-//! made in `movegen`, and the runs that pit sides against each other are in `runs`.
+//! Here: the switches and a side (its table, open list and feature cells); its lower
+//! bound is kept in `bound`, its deadlock rules in `prune` and its advisor weights in
+//! `advice`; the children of an expansion are made in `movegen`, and the runs that pit
+//! sides against each other are in `runs`.
 
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::bound::IMPOSSIBLE;
@@ -20,11 +21,13 @@ use crate::reach::{Areas, Reach};
 use crate::state::{move_box, Zobrist};
 use crate::table::{Probe, Push, Table, Via, NO_PARENT};
 
+mod advice;
 mod bound;
 mod movegen;
 mod prune;
 mod runs;
 
+use advice::Advice;
 use bound::Bound;
 pub use prune::Lessons;
 use prune::Pruners;
@@ -340,6 +343,7 @@ pub struct Side<'a> {
     open: Open,
     bound: Bound<'a>,
     pruners: Pruners<'a>,
+    advice: Advice<'a>,
     /// Where this side's boxes are headed: the goals forward, the start cells backward.
     is_target: Vec<bool>,
     nboxes: usize,
@@ -367,23 +371,7 @@ pub struct Side<'a> {
     /// Set once a child was dropped by an incomplete rule: exhaustion then proves nothing.
     pub incomplete: bool,
     pub stats: Stats,
-    /// Advisor weight by node (the pushes on its path no advisor suggested), when the
-    /// feature cells use weights (`Switches`): two bytes a node outside the table's
-    /// budget, a few percent of what a node costs there.
-    weights: Vec<u16>,
-    /// The expanding node's, for its children's weights.
-    parent_weight: u16,
-    /// Where the expanding node's last push left its box (`NONE` for a root).
-    parent_moved: Cell,
-    /// The first root's rank, which scales the rank bands of weighted cells.
-    root_rank: usize,
-    /// Boxes in doorways in the position being expanded (see `doorways`).
-    parent_doorways: u16,
 }
-
-/// Within one advisor weight, nodes go by rank in this many bands (better rank first,
-/// which solved a level more than last in, first out); finer bands cost more buckets.
-const RANK_BANDS: usize = 16;
 
 impl<'a> Side<'a> {
     pub fn new(
@@ -407,6 +395,12 @@ impl<'a> Side<'a> {
             Priority::Alternation => Open::Alternation(Alternation::new()),
             _ => Open::Best(BucketQueue::new()),
         };
+        let forward = direction == Direction::Forward;
+        let features = forward && open.wants_features();
+        let hotspots = switches.hotspot_weights.then_some(&cx.packing.hotspots);
+        let doorway = if features { &board.doorway[..] } else { &[] };
+        let weighs = features && switches.advisor_weights;
+        let advice = Advice::new(weighs, switches.box_move_weights, hotspots, doorway);
         let mut is_target = vec![false; board.n];
         for &t in targets {
             is_target[t as usize] = true;
@@ -423,6 +417,7 @@ impl<'a> Side<'a> {
             open,
             bound,
             pruners: Pruners::new(board, direction, &switches),
+            advice,
             is_target,
             nboxes,
             occupied: vec![false; board.n],
@@ -446,11 +441,6 @@ impl<'a> Side<'a> {
             overflowed: false,
             incomplete: false,
             stats,
-            weights: Vec::new(),
-            parent_weight: 0,
-            parent_moved: NONE,
-            root_rank: 0,
-            parent_doorways: 0,
         }
     }
 
@@ -463,53 +453,14 @@ impl<'a> Side<'a> {
         }
     }
 
-    /// Only forward: weighing the backward side too solved no level more (nor fewer).
-    fn weighs(&self) -> bool {
-        self.direction == Direction::Forward && self.switches.advisor_weights && self.open.wants_features()
-    }
-
-    /// A node's rank inside its feature cell: its advisor weight (kept for its children)
-    /// when the side weighs, then its plain rank in one of `RANK_BANDS` bands of the
-    /// first root's; else its plain rank.
-    fn cell_priority(&mut self, node: u32, priority: usize, weight: u16) -> usize {
-        if !self.weighs() {
-            return priority;
-        }
-        let i = node as usize;
-        if i >= self.weights.len() {
-            self.weights.resize(i + 1, 0);
-        }
-        self.weights[i] = weight;
-        if self.root_rank == 0 {
-            self.root_rank = priority.max(1);
-        }
-        let band = (priority * RANK_BANDS / (self.root_rank + 1)).min(RANK_BANDS - 1);
-        weight as usize * RANK_BANDS + band
-    }
-
     /// The feature-space cell of the position in `occupied` (only a feature queue asks).
     fn features(&mut self, packed: u16) -> Features {
         if self.open.wants_features() {
             self.areas.label(self.cx.board, &self.occupied);
-            Features { packed, areas: self.areas.count(), doorways: self.doorways(&self.boxes) }
+            Features { packed, areas: self.areas.count(), doorways: self.advice.doorways(&self.boxes) }
         } else {
             Features { packed: 0, areas: 0, doorways: 0 }
         }
-    }
-
-    /// Do this side's feature cells count boxes in doorways? Forward only: backward it
-    /// traded one level for another (xsokoban 41 for 13, at a fixed node budget). Not
-    /// on a walled board, which has no doorway table, nor without feature cells.
-    fn counts_doorways(&self) -> bool {
-        self.direction == Direction::Forward && !self.cx.board.doorway.is_empty() && self.open.wants_features()
-    }
-
-    /// Boxes of `boxes` in doorways (0 when the side does not count them).
-    fn doorways(&self, boxes: &[Cell]) -> u16 {
-        if !self.counts_doorways() {
-            return 0;
-        }
-        boxes.iter().filter(|&&b| self.cx.board.doorway[b as usize]).count() as u16
     }
 
     /// The feature cell child `c` (with `packed` boxes on target) waits in: its own, or
@@ -522,10 +473,11 @@ impl<'a> Side<'a> {
     /// own features.
     fn cell_of_child(&mut self, c: &Child, packed: u16) -> Features {
         let own = self.child_features(c, packed);
-        let improves = own.packed > c.packed || own.areas < self.areas.count() || own.doorways < self.parent_doorways;
+        let improves =
+            own.packed > c.packed || own.areas < self.areas.count() || own.doorways < self.advice.parent_doorways;
         let backward = self.direction == Direction::Backward;
         if self.switches.parent_cells && backward && self.open.wants_features() && !improves {
-            Features { packed: c.packed, areas: self.areas.count(), doorways: self.parent_doorways }
+            Features { packed: c.packed, areas: self.areas.count(), doorways: self.advice.parent_doorways }
         } else {
             own
         }
@@ -537,7 +489,7 @@ impl<'a> Side<'a> {
         if !self.open.wants_features() {
             return Features { packed: 0, areas: 0, doorways: 0 };
         }
-        let doorways = self.child_doorways(c);
+        let doorways = self.advice.child_doorways(c);
         if self.labelled_child {
             return Features { packed, areas: self.areas.child_count(), doorways };
         }
@@ -547,15 +499,6 @@ impl<'a> Side<'a> {
         self.occupied[c.from as usize] = true;
         self.occupied[c.to as usize] = false;
         Features { packed, areas, doorways }
-    }
-
-    /// Boxes in doorways once child `c`'s move is made.
-    fn child_doorways(&self, c: &Child) -> u16 {
-        if !self.counts_doorways() {
-            return 0;
-        }
-        let door = |x: Cell| self.cx.board.doorway[x as usize] as u16;
-        self.parent_doorways + door(c.to) - door(c.from)
     }
 
     /// Boxes on this side's targets once child `c`'s move is made.
@@ -598,7 +541,7 @@ impl<'a> Side<'a> {
                 let push = Push::step(NONE, 0, NONE);
                 let node = self.table.insert_at(slot, &self.key, hash, NO_PARENT, push, 0)?;
                 let priority = self.priority_of(h, 0, packed);
-                let cell_priority = self.cell_priority(node, priority, 0);
+                let cell_priority = self.advice.cell_priority(node, priority, 0);
                 self.open.push(features, priority, cell_priority, node);
                 Some(node)
             }
@@ -660,6 +603,7 @@ pub type Ranking = (Priority, i32);
 
 #[cfg(test)]
 mod tests {
+    use super::advice::RANK_BANDS;
     use super::runs::leads_to;
     use super::*;
 
@@ -711,8 +655,8 @@ mod tests {
         let at = |x, y| board.cell_at(x, y);
         let boxes = [at(3, 2), at(6, 2)];
         let mut side = Side::new(cx, Direction::Forward, ranking, Switches::default(), 1 << 20);
-        assert_eq!(side.doorways(&boxes), 1);
-        side.parent_doorways = side.doorways(&boxes);
+        assert_eq!(side.advice.doorways(&boxes), 1);
+        side.advice.parent_doorways = side.advice.doorways(&boxes);
         let child = |slot: usize, from: Cell, to: Cell, d: u8| Child {
             node: 0,
             slot,
@@ -724,12 +668,12 @@ mod tests {
             box_hash: 0,
             packed: 0,
         };
-        assert_eq!(side.child_doorways(&child(0, at(3, 2), at(2, 2), 2)), 0, "out of the mouth into a room");
-        assert_eq!(side.child_doorways(&child(1, at(6, 2), at(5, 2), 2)), 2, "into the other mouth");
-        assert_eq!(side.child_doorways(&child(1, at(6, 2), at(6, 3), 1)), 1, "about a room");
+        assert_eq!(side.advice.child_doorways(&child(0, at(3, 2), at(2, 2), 2)), 0, "out of the mouth into a room");
+        assert_eq!(side.advice.child_doorways(&child(1, at(6, 2), at(5, 2), 2)), 2, "into the other mouth");
+        assert_eq!(side.advice.child_doorways(&child(1, at(6, 2), at(6, 3), 1)), 1, "about a room");
         let switches = Switches::default();
         let backward = Side::new(cx, Direction::Backward, ranking, switches, 1 << 20);
-        assert_eq!(backward.doorways(&boxes), 0);
+        assert_eq!(backward.advice.doorways(&boxes), 0);
     }
 
     #[test]
@@ -760,7 +704,7 @@ mod tests {
         let goal = board.goals[0];
         let children: Vec<(Cell, u16)> = (0..side.table.len() as u32)
             .filter(|&i| i != root)
-            .map(|i| (side.table.key(i)[0], side.weights[i as usize]))
+            .map(|i| (side.table.key(i)[0], side.advice.weights[i as usize]))
             .collect();
         // Up, down and right: only the push onto the goal is the packing advisor's.
         assert_eq!(children.len(), 3, "{:?}", children);
@@ -809,8 +753,8 @@ mod tests {
             let same_box = side.table.push_of(i).from == side.table.push_of(p).to;
             same += same_box as u32;
             other_box += !same_box as u32;
-            let expected = side.weights[p as usize] + !(advised || same_box) as u16;
-            assert_eq!(side.weights[i as usize], expected, "node {}", i);
+            let expected = side.advice.weights[p as usize] + !(advised || same_box) as u16;
+            assert_eq!(side.advice.weights[i as usize], expected, "node {}", i);
         }
         assert!(same > 0 && other_box > 0, "{} {}", same, other_box);
     }
@@ -840,8 +784,8 @@ mod tests {
             let advised = packed > parent_packed || areas < parent_areas;
             let unblocks = pairs < parent_pairs;
             unblocked_only += (unblocks && !advised) as u32;
-            let expected = side.weights[p as usize] + !(advised || unblocks) as u16;
-            assert_eq!(side.weights[i as usize], expected, "node {}", i);
+            let expected = side.advice.weights[p as usize] + !(advised || unblocks) as u16;
+            assert_eq!(side.advice.weights[i as usize], expected, "node {}", i);
         }
         assert!(unblocked_only > 0);
     }
@@ -855,15 +799,15 @@ mod tests {
         let ranking = (Priority::Alternation, 0);
         let mut side = Side::new(cx, Direction::Forward, ranking, switches, 1 << 20);
         side.add_root(&board.start_boxes, board.start_player).unwrap();
-        assert_eq!(side.root_rank, 1); // the root's bound: one push
-                                       // With a root rank of 31 the bands are two ranks wide.
-        side.root_rank = 31;
-        let (near, far) = (side.cell_priority(1, 3, 1), side.cell_priority(2, 20, 1));
+        assert_eq!(side.advice.root_rank, 1); // the root's bound: one push
+                                              // With a root rank of 31 the bands are two ranks wide.
+        side.advice.root_rank = 31;
+        let (near, far) = (side.advice.cell_priority(1, 3, 1), side.advice.cell_priority(2, 20, 1));
         assert!(near < far);
-        assert_eq!(side.cell_priority(3, 2, 1), near);
-        assert!(far < side.cell_priority(4, 0, 2));
+        assert_eq!(side.advice.cell_priority(3, 2, 1), near);
+        assert!(far < side.advice.cell_priority(4, 0, 2));
         // Far beyond the root's rank, the last band of its weight.
-        assert_eq!(side.cell_priority(5, 500, 1), 2 * RANK_BANDS - 1);
+        assert_eq!(side.advice.cell_priority(5, 500, 1), 2 * RANK_BANDS - 1);
     }
 
     #[test]

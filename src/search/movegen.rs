@@ -58,11 +58,7 @@ impl<'a> Side<'a> {
         }
         let box_hash = self.cx.zobrist.of_boxes(&self.boxes);
         let packed = self.packed(&self.boxes);
-        self.parent_doorways = self.doorways(&self.boxes);
-        if self.weighs() {
-            self.parent_weight = self.weights[node as usize];
-            self.parent_moved = self.table.push_of(node).to;
-        }
+        self.advice.expanding(node, &self.table, &self.boxes);
 
         let strict = forward && self.switches.strict_rooms;
         let mut result = Step::Expanded;
@@ -337,22 +333,11 @@ impl<'a> Side<'a> {
         let priority = self.priority_of(h, c.depth, packed);
         // The advisors: packing (a box more on target) and connectivity (fewer areas).
         // The parent's areas: `areas` still holds its labels.
-        let advised = packed > c.packed || features.areas < self.areas.count() || self.unblocks(c);
-        let same_box = self.switches.box_move_weights && c.from == self.parent_moved;
-        let weight = self.parent_weight.saturating_add(!(advised || same_box) as u16);
-        let cell_priority = self.cell_priority(child, priority, weight);
+        let advised = packed > c.packed || features.areas < self.areas.count();
+        let weight = self.advice.child_weight(c, advised, &self.boxes);
+        let cell_priority = self.advice.cell_priority(child, priority, weight);
         self.open.push(features, priority, cell_priority, child);
         other.find(&self.key, hash).map(|(o, second)| Step::Met { own: child, other: o, second })
-    }
-
-    /// With hotspot weights: does child `c` leave fewer blocking pairs than its parent?
-    /// (Only a side that weighs asks: blocking is about the goals.)
-    fn unblocks(&self, c: &Child) -> bool {
-        if !self.switches.hotspot_weights || !self.weighs() {
-            return false;
-        }
-        let spots = &self.cx.packing.hotspots;
-        spots.pairs_with(&self.boxes, c.to, c.from) < spots.pairs_with(&self.boxes, c.from, c.from)
     }
 
     /// Keep `child` among the nodes with the most boxes on target.

@@ -29,6 +29,7 @@ mod runs;
 
 use advice::Advice;
 use bound::Bound;
+use movegen::Macros;
 pub use prune::Lessons;
 use prune::Pruners;
 
@@ -330,10 +331,54 @@ pub struct Context<'a> {
     pub packing: &'a Packing,
 }
 
+/// The position a side is working on (the node being expanded, or a root being added)
+/// and the child being made from it, in buffers kept from one to the next.
+struct Position {
+    /// The boxes, sorted, and the cells they take.
+    boxes: Vec<Cell>,
+    occupied: Vec<bool>,
+    /// The player's area.
+    reach: Reach,
+    /// The floor areas, labelled: most children find their player's area from them
+    /// instead of by a flood.
+    areas: Areas,
+    /// The child's key, and its player's area when the labels do not tell it.
+    key: Vec<Cell>,
+    child_reach: Reach,
+    /// The latest emitted child's area came from the labels (else from `child_reach`).
+    labelled_child: bool,
+}
+
+impl Position {
+    fn new(n: usize, nboxes: usize) -> Position {
+        Position {
+            boxes: Vec::with_capacity(nboxes),
+            occupied: vec![false; n],
+            reach: Reach::new(n),
+            areas: Areas::new(n),
+            key: Vec::with_capacity(nboxes + 1),
+            child_reach: Reach::new(n),
+            labelled_child: false,
+        }
+    }
+
+    /// Mark the boxes' cells occupied, or clear them.
+    fn set_occupied(&mut self, on: bool) {
+        for &b in &self.boxes {
+            self.occupied[b as usize] = on;
+        }
+    }
+
+    /// Can the player, where he is, push the box on `b` onto a free live cell? Only such
+    /// boxes are worth a macro attempt.
+    fn can_push_now(&self, board: &Board, b: Cell) -> bool {
+        (0..4).any(|d| self.reach.push_to(board, &self.occupied, b, d).is_some())
+    }
+}
+
 /// One direction of search with its table, open list and scratch buffers.
 pub struct Side<'a> {
     cx: Context<'a>,
-    box_path: BoxPath,
     pub direction: Direction,
     priority: Priority,
     /// Added to a node's priority for each box off this side's targets.
@@ -347,22 +392,8 @@ pub struct Side<'a> {
     /// Where this side's boxes are headed: the goals forward, the start cells backward.
     is_target: Vec<bool>,
     nboxes: usize,
-    occupied: Vec<bool>,
-    reach: Reach,
-    child_reach: Reach,
-    /// The expanding node's floor areas, labelled: most children find their player's
-    /// area from them instead of by a flood.
-    areas: Areas,
-    /// The latest emitted child's area came from the labels (else from `child_reach`).
-    labelled_child: bool,
-    /// How many boxes nearest a room's next goal try the packing macro (0: off).
-    macro_boxes: usize,
-    /// (distance to the goal, slot) of the boxes that may try it.
-    candidates: Vec<(u16, usize)>,
-    /// Scratch for `whole_box_moves`: the cells a box can get to, with their pushes.
-    reached: Vec<BoxMove>,
-    boxes: Vec<Cell>,
-    key: Vec<Cell>,
+    pos: Position,
+    macros: Macros,
     /// Forward only: the `WAYPOINTS` stored nodes with the most boxes on target (the first
     /// found among equals), with those counts.
     most_packed: Vec<(u32, u16)>,
@@ -408,7 +439,6 @@ impl<'a> Side<'a> {
         let stats = Stats { capacity: table.capacity(), ..Stats::default() };
         Side {
             cx,
-            box_path: BoxPath::new(board.n),
             direction,
             priority,
             off_target_weight,
@@ -420,23 +450,8 @@ impl<'a> Side<'a> {
             advice,
             is_target,
             nboxes,
-            occupied: vec![false; board.n],
-            reach: Reach::new(board.n),
-            child_reach: Reach::new(board.n),
-            areas: Areas::new(board.n),
-            labelled_child: false,
-            macro_boxes: if switches.packing_macro
-                && direction == Direction::Forward
-                && board.n <= PACKING_MACRO_MAX_CELLS
-            {
-                PACKING_MACRO_BOXES
-            } else {
-                0
-            },
-            candidates: Vec::new(),
-            reached: Vec::new(),
-            boxes: Vec::with_capacity(nboxes),
-            key: Vec::with_capacity(nboxes + 1),
+            pos: Position::new(board.n, nboxes),
+            macros: Macros::new(board.n, forward && switches.packing_macro),
             most_packed: Vec::new(),
             overflowed: false,
             incomplete: false,
@@ -456,8 +471,8 @@ impl<'a> Side<'a> {
     /// The feature-space cell of the position in `occupied` (only a feature queue asks).
     fn features(&mut self, packed: u16) -> Features {
         if self.open.wants_features() {
-            self.areas.label(self.cx.board, &self.occupied);
-            Features { packed, areas: self.areas.count(), doorways: self.advice.doorways(&self.boxes) }
+            self.pos.areas.label(self.cx.board, &self.pos.occupied);
+            Features { packed, areas: self.pos.areas.count(), doorways: self.advice.doorways(&self.pos.boxes) }
         } else {
             Features { packed: 0, areas: 0, doorways: 0 }
         }
@@ -474,10 +489,10 @@ impl<'a> Side<'a> {
     fn cell_of_child(&mut self, c: &Child, packed: u16) -> Features {
         let own = self.child_features(c, packed);
         let improves =
-            own.packed > c.packed || own.areas < self.areas.count() || own.doorways < self.advice.parent_doorways;
+            own.packed > c.packed || own.areas < self.pos.areas.count() || own.doorways < self.advice.parent_doorways;
         let backward = self.direction == Direction::Backward;
         if self.switches.parent_cells && backward && self.open.wants_features() && !improves {
-            Features { packed: c.packed, areas: self.areas.count(), doorways: self.advice.parent_doorways }
+            Features { packed: c.packed, areas: self.pos.areas.count(), doorways: self.advice.parent_doorways }
         } else {
             own
         }
@@ -490,14 +505,15 @@ impl<'a> Side<'a> {
             return Features { packed: 0, areas: 0, doorways: 0 };
         }
         let doorways = self.advice.child_doorways(c);
-        if self.labelled_child {
-            return Features { packed, areas: self.areas.child_count(), doorways };
+        if self.pos.labelled_child {
+            return Features { packed, areas: self.pos.areas.child_count(), doorways };
         }
-        self.occupied[c.from as usize] = false;
-        self.occupied[c.to as usize] = true;
-        let areas = self.areas.count_after_fill(self.cx.board, &self.occupied, c.from, c.to, &mut self.child_reach);
-        self.occupied[c.from as usize] = true;
-        self.occupied[c.to as usize] = false;
+        self.pos.occupied[c.from as usize] = false;
+        self.pos.occupied[c.to as usize] = true;
+        let areas =
+            self.pos.areas.count_after_fill(self.cx.board, &self.pos.occupied, c.from, c.to, &mut self.pos.child_reach);
+        self.pos.occupied[c.from as usize] = true;
+        self.pos.occupied[c.to as usize] = false;
         Features { packed, areas, doorways }
     }
 
@@ -511,35 +527,29 @@ impl<'a> Side<'a> {
         boxes.iter().filter(|&&b| self.is_target[b as usize]).count() as u16
     }
 
-    fn set_occupied(&mut self, on: bool) {
-        for &b in &self.boxes {
-            self.occupied[b as usize] = on;
-        }
-    }
-
     /// Add a root (a box layout and any cell of the player's area). Returns the node, or
     /// `None` if it is already stored, a deadlock, or there is no room.
     pub fn add_root(&mut self, boxes: &[Cell], player: Cell) -> Option<u32> {
-        self.boxes.clear();
-        self.boxes.extend_from_slice(boxes);
-        self.set_occupied(true);
-        let norm = self.reach.fill(self.cx.board, &self.occupied, player);
-        let h = self.bound.of_parent(&self.boxes);
+        self.pos.boxes.clear();
+        self.pos.boxes.extend_from_slice(boxes);
+        self.pos.set_occupied(true);
+        let norm = self.pos.reach.fill(self.cx.board, &self.pos.occupied, player);
+        let h = self.bound.of_parent(&self.pos.boxes);
         let packed = self.packed(boxes);
         let features = self.features(packed);
-        self.set_occupied(false);
+        self.pos.set_occupied(false);
         if h >= IMPOSSIBLE {
             return None;
         }
-        self.key.clear();
-        self.key.extend_from_slice(boxes);
-        self.key.push(norm);
-        let hash = self.cx.zobrist.of_key(&self.key);
-        match self.table.probe(&self.key, hash) {
+        self.pos.key.clear();
+        self.pos.key.extend_from_slice(boxes);
+        self.pos.key.push(norm);
+        let hash = self.cx.zobrist.of_key(&self.pos.key);
+        match self.table.probe(&self.pos.key, hash) {
             Probe::Found(_) => None,
             Probe::Vacant(slot) => {
                 let push = Push::step(NONE, 0, NONE);
-                let node = self.table.insert_at(slot, &self.key, hash, NO_PARENT, push, 0)?;
+                let node = self.table.insert_at(slot, &self.pos.key, hash, NO_PARENT, push, 0)?;
                 let priority = self.priority_of(h, 0, packed);
                 let cell_priority = self.advice.cell_priority(node, priority, 0);
                 self.open.push(features, priority, cell_priority, node);
@@ -554,33 +564,33 @@ impl<'a> Side<'a> {
         let goals = self.cx.board.goals.clone();
         let mut seen = vec![false; self.cx.board.n];
         for &g in &goals {
-            self.occupied[g as usize] = true;
+            self.pos.occupied[g as usize] = true;
         }
         for c in 0..self.cx.board.n as Cell {
-            if self.occupied[c as usize] || seen[c as usize] {
+            if self.pos.occupied[c as usize] || seen[c as usize] {
                 continue;
             }
-            self.reach.fill(self.cx.board, &self.occupied, c);
+            self.pos.reach.fill(self.cx.board, &self.pos.occupied, c);
             let mut touches_box = false;
             for x in 0..self.cx.board.n as Cell {
-                if self.reach.reached(x) {
+                if self.pos.reach.reached(x) {
                     seen[x as usize] = true;
                     touches_box |=
-                        self.cx.board.nbr[x as usize].iter().any(|&t| t != NONE && self.occupied[t as usize]);
+                        self.cx.board.nbr[x as usize].iter().any(|&t| t != NONE && self.pos.occupied[t as usize]);
                 }
             }
             if touches_box {
                 for &g in &goals {
-                    self.occupied[g as usize] = false;
+                    self.pos.occupied[g as usize] = false;
                 }
                 self.add_root(&goals, c);
                 for &g in &goals {
-                    self.occupied[g as usize] = true;
+                    self.pos.occupied[g as usize] = true;
                 }
             }
         }
         for &g in &goals {
-            self.occupied[g as usize] = false;
+            self.pos.occupied[g as usize] = false;
         }
     }
 
@@ -589,13 +599,6 @@ impl<'a> Side<'a> {
         self.pruners.count(&mut self.stats);
     }
 }
-
-/// How many boxes, nearest first, try to reach a room's next goal in one move. Four solved
-/// as many xsokoban maps (one won, one lost) at more cost per expansion.
-const PACKING_MACRO_BOXES: usize = 2;
-/// One macro attempt may flood the floor once per (cell, side): quadratic in the floor, so
-/// on bigger maps it would eat the budget in a handful of expansions.
-const PACKING_MACRO_MAX_CELLS: usize = 1024;
 
 /// How one side ranks its open list: the order, and the weight of each box off its
 /// targets added to the rank (0: the bound alone).
@@ -820,12 +823,12 @@ mod tests {
         let centre = board.cell_at(3, 2);
         // Boxes left, right and below the centre one: it can only go up, from below.
         for c in [centre, board.cell_at(2, 2), board.cell_at(4, 2), board.cell_at(3, 3)] {
-            side.occupied[c as usize] = true;
+            side.pos.occupied[c as usize] = true;
         }
-        side.reach.fill(board, &side.occupied, board.start_player);
-        assert!(!side.can_push_now(centre));
+        side.pos.reach.fill(board, &side.pos.occupied, board.start_player);
+        assert!(!side.pos.can_push_now(board, centre));
         // The right-hand box can go down, the player standing above it.
-        assert!(side.can_push_now(board.cell_at(4, 2)));
+        assert!(side.pos.can_push_now(board, board.cell_at(4, 2)));
     }
 
     #[test]

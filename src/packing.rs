@@ -11,7 +11,7 @@
 use crate::board::{Board, Cell, NONE};
 use crate::hotspot::Hotspots;
 use crate::reach::{Blocks, Reach};
-use crate::table::Push;
+use crate::state::Push;
 
 /// Rooms larger than this are left without an order (the analysis is quadratic).
 const MAX_ROOM: usize = 64;

@@ -18,8 +18,8 @@ use crate::corral::Corral;
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
 use crate::packing::{BoxMove, BoxPath, Packing};
 use crate::reach::{Areas, Reach};
-use crate::state::{move_box, Zobrist};
-use crate::table::{Probe, Push, Table, Via, NO_PARENT};
+use crate::state::{move_box, Push, Via, Zobrist};
+use crate::table::{Probe, Table, NO_PARENT};
 
 mod advice;
 mod bound;

@@ -4,7 +4,7 @@
 use crate::board::{Board, Cell, DIRS, NONE};
 use crate::level::Level;
 use crate::packing::{BoxPath, Packing};
-use crate::table::{Push, Via};
+use crate::state::{Push, Via};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {

@@ -7,6 +7,7 @@
 mod bench;
 mod board;
 mod bound;
+mod box_path;
 mod budget;
 #[cfg(not(judge))]
 mod collection;

@@ -13,10 +13,11 @@
 
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::bound::IMPOSSIBLE;
+use crate::box_path::{BoxMove, BoxPath};
 use crate::budget::Budget;
 use crate::corral::Corral;
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
-use crate::packing::{BoxMove, BoxPath, Packing};
+use crate::packing::Packing;
 use crate::reach::{Areas, Reach};
 use crate::state::{move_box, Push, Via, Zobrist};
 use crate::table::{Probe, Table, NO_PARENT};

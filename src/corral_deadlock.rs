@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::board::{Board, Cell, NONE};
 use crate::corral::Corrals;
-use crate::deadlock::Freeze;
+use crate::freeze::Freeze;
 use crate::reach::Reach;
 
 /// Corrals with more barrier boxes are not searched: the search would rarely finish.

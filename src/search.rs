@@ -154,7 +154,7 @@ pub struct Stats {
     pub dead_corral: u64,
     /// Positions a corral's own search proved dead (see `corral_deadlock`).
     pub dead_corral_search: u64,
-    /// Positions dead on the board left by their boxes frozen on goals (see `frozen`),
+    /// Positions dead on the board left by their boxes frozen on goals (see `frozen_goals`),
     /// and the analyses of such boards made (cache misses).
     pub dead_frozen: u64,
     pub frozen_analyses: u64,

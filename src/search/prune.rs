@@ -6,8 +6,8 @@
 use crate::board::{Board, Cell};
 use crate::corral::{Corral, Corrals};
 use crate::corral_deadlock::CorralDeadlocks;
-use crate::deadlock::{Freeze, Frozen, GoalCut};
-use crate::frozen::FrozenWalls;
+use crate::freeze::{Freeze, Frozen, GoalCut};
+use crate::frozen_goals::FrozenWalls;
 use crate::reach::{Areas, Reach};
 
 use super::{Direction, Stats, Switches};

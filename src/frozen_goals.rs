@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use crate::board::{Board, Cell, NONE};
-use crate::deadlock::Freeze;
+use crate::freeze::Freeze;
 use crate::level::Level;
 use crate::reach::Reach;
 
@@ -264,7 +264,7 @@ impl Assignment {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deadlock::Frozen;
+    use crate::freeze::Frozen;
     use crate::testing::{for_random_positions, solvable, Draw};
 
     fn dead(board: &Board) -> bool {

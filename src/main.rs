@@ -17,6 +17,7 @@ mod freeze;
 mod frozen_goals;
 mod hotspot;
 mod level;
+mod limits;
 mod open;
 mod packing;
 mod reach;

@@ -11,12 +11,7 @@
 use crate::board::{Board, Cell, NONE};
 use crate::box_path::BoxPath;
 use crate::hotspot::Hotspots;
-
-/// Rooms larger than this are left without an order (the analysis is quadratic).
-const MAX_ROOM: usize = 64;
-/// Cells the analysis may flood in all, so that it stays a small part of the time
-/// budget even on the largest maps; rooms not done by then get no order.
-const ANALYSIS_WORK: u64 = 30_000_000;
+use crate::limits::{MAX_ROOM, PACKING_ANALYSIS_WORK};
 
 pub struct Packing {
     /// Room number per cell (goals only), 0 = none.
@@ -58,7 +53,7 @@ impl Packing {
             rooms.push(cells);
         }
         let mut path = BoxPath::new(n);
-        path.work_left = ANALYSIS_WORK;
+        path.work_left = PACKING_ANALYSIS_WORK;
         let order: Vec<Vec<Cell>> = rooms
             .iter()
             .enumerate()

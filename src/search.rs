@@ -16,6 +16,7 @@ use crate::bound::IMPOSSIBLE;
 use crate::box_path::{BoxMove, BoxPath};
 use crate::budget::Budget;
 use crate::corral::Corral;
+use crate::limits::{DEADLINE_CHECK_BOXES, DEADLINE_CHECK_CELLS, PACKING_MACRO_MAX_CELLS};
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
 use crate::packing::Packing;
 use crate::reach::{Areas, Reach};
@@ -95,7 +96,8 @@ pub struct Switches {
     /// others standing still (after the packing-order search of YASS as Tim Wheeler
     /// describes it): onto its room's next goal, or onto the cells off the goals farthest
     /// from where it stands. Incomplete: most positions in between are never stored.
-    /// Maps over 1024 floor cells go by single pushes (each move floods the floor).
+    /// Maps over `limits::PACKING_MACRO_MAX_CELLS` floor cells go by single pushes (each
+    /// move floods the floor).
     pub whole_box_moves: bool,
     /// Backward children that improve no feature wait in their parent's feature cell, not
     /// their own (see `Side::cell_of_child`).

@@ -5,6 +5,7 @@
 
 use crate::board::{Board, Cell, FAR};
 use crate::bound::{Matching, IMPOSSIBLE};
+use crate::limits::COST_ROWS_LIMIT;
 
 /// One side's bound: the distances to its targets and the matchings over them.
 pub(super) struct Bound<'a> {
@@ -43,9 +44,6 @@ pub(super) struct Bound<'a> {
 /// More moved boxes than this and the parent's matching is solved afresh (an
 /// augmentation per moved box would cost more).
 const MAX_REPAIRED_ROWS: usize = 3;
-/// `Bound::cost_rows` up to this many entries (16 MB a side): past it, on the biggest
-/// maps, rows are read from the distances.
-const COST_ROWS_LIMIT: usize = 1 << 22;
 /// Spare matchings kept for repairs (see `Bound::closest_matching`).
 const SPARE_MATCHES: usize = 4;
 

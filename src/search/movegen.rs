@@ -13,9 +13,6 @@ const PARKING_CELLS: usize = 2;
 /// How many boxes, nearest first, try to reach a room's next goal in one move. Four solved
 /// as many xsokoban maps (one won, one lost) at more cost per expansion.
 const PACKING_MACRO_BOXES: usize = 2;
-/// One macro attempt may flood the floor once per (cell, side): quadratic in the floor, so
-/// on bigger maps it would eat the budget in a handful of expansions.
-const PACKING_MACRO_MAX_CELLS: usize = 1024;
 
 /// The macros' setting and scratch.
 pub(super) struct Macros {
@@ -99,9 +96,8 @@ impl<'a> Side<'a> {
             }
         }
         'boxes: for k in (0..nb).filter(|_| single_pushes) {
-            // On huge maps one expansion can take longer than the margin to the deadline.
             // The children not made are lost to a side carried into the next phase.
-            if (nb > 64 || self.cx.board.n > 4000) && budget.past_deadline() {
+            if (nb > DEADLINE_CHECK_BOXES || self.cx.board.n > DEADLINE_CHECK_CELLS) && budget.past_deadline() {
                 self.incomplete = true;
                 break;
             }

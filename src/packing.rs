@@ -122,10 +122,9 @@ impl Packing {
 /// off), and a box is out once it stands where boxes can come from (`box_sources`).
 ///
 /// Each box goes out to a cell boxes get to without crossing the room if any box can: a
-/// cell they reach only through it, such as a floor cell among its goals (xsokoban 22 has
-/// one), would count a box as out while it still stands in the room's way. Only when no
-/// box left can go out so does a cell reached through the room count, for that box. With
-/// these orders 22 and 42 fall within two seconds.
+/// cell they reach only through it, such as a floor cell among its goals, would count a
+/// box as out while it still stands in the room's way. Only when no box left can go out
+/// so does a cell reached through the room count, for that box.
 fn fill_order(board: &Board, room: &[u16], id: u16, cells: &[Cell], path: &mut BoxPath) -> Option<Vec<Cell>> {
     let mut occupied = vec![false; board.n];
     for &g in cells {

@@ -379,7 +379,8 @@ impl Position {
     }
 }
 
-/// One direction of search with its table, open list and scratch buffers.
+/// One direction of search: its table and open list, its bound, deadlock rules and
+/// advice, and the position it works on.
 pub struct Side<'a> {
     cx: Context<'a>,
     pub direction: Direction,
@@ -486,9 +487,9 @@ impl<'a> Side<'a> {
     /// (more boxes on target, fewer areas or boxes in doorways). FESS takes a move from
     /// the cell of the position it is made from, so the children of one position compete
     /// in that cell; here only those that make no progress do, and progress opens cells.
-    /// Every child in its parent's cell solved other levels (xsokoban 44) and lost more;
-    /// forward, in any phase, it lost levels: the forward advisors judge a child by its
-    /// own features.
+    /// Every child in its parent's cell won some levels and lost more; forward, in any
+    /// phase, parent cells lost levels: the forward advisors judge a child by its own
+    /// features (docs/experiments/2026-11-23-backward-parent-cells-strict-alone.md).
     fn cell_of_child(&mut self, c: &Child, packed: u16) -> Features {
         let own = self.child_features(c, packed);
         let improves =

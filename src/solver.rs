@@ -128,9 +128,9 @@ fn phases_for(packing: &Packing, options: &Options) -> Vec<Phase> {
 }
 
 /// Run `phases` (see `phases_for`) in order; a proof of unsolvability from any of them is
-/// final. Phases whose backward sides would search alike (the same ranking) share one. Each forward side takes over what the last one
-/// proved (`search::Lessons`): on xsokoban 44 and 71 at 1,000,000 nodes that halves the
-/// positions the corral searches visit, the search itself unchanged. Some phases run a
+/// final. Phases whose backward sides would search alike (the same ranking) share one.
+/// Each forward side takes over what the last one proved (`search::Lessons`), so the
+/// corral searches are not made again, the search itself unchanged. Some phases run a
 /// second backward side beside the shared one (`Phase::second_backward`).
 fn portfolio(cx: Context, phases: Vec<Phase>, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
     let board = cx.board;

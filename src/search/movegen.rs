@@ -5,13 +5,12 @@
 use super::*;
 
 /// Whole box moves (`Switches::whole_box_moves`) park a box on at most this many cells
-/// off the goals, farthest first. Searching alone by advisor weight for 10 s, 2 solved
-/// 53 xsokoban levels, xsokoban 71 among them (1.8 s); with 4, 71 took 9.1 s, and with
-/// every cell it was not solved.
+/// off the goals, farthest first: more cells make more children that lead nowhere, and
+/// solved fewer levels (docs/experiments/2026-11-22-whole-box-moves.md).
 const PARKING_CELLS: usize = 2;
 
-/// How many boxes, nearest first, try to reach a room's next goal in one move. Four solved
-/// as many xsokoban maps (one won, one lost) at more cost per expansion.
+/// How many boxes, nearest first, try to reach a room's next goal in one move: more solved
+/// no more levels, at more cost per expansion (docs/experiments/2026-11-21-packing-macros.md).
 const PACKING_MACRO_BOXES: usize = 2;
 
 /// The macros' setting and scratch.

@@ -73,10 +73,9 @@ fn second_memory(m: usize) -> usize {
     m / 8
 }
 
-/// A second backward side takes one backward turn in this many. Every other turn brought
-/// xsokoban 29 earlier (2.9 s against 3.3 s) and 41 later (8.9 s against 8.3 s, two
-/// runs at a time), which meets the shared side and needs its growth; for the whole run,
-/// every other turn lost 41.
+/// A second backward side takes one backward turn in this many. More turns starve the
+/// shared side, which some levels meet and need grown (see
+/// docs/experiments/2026-11-23-faster-expansions-second-backward-side.md).
 const SECOND_SIDE_TURNS: u64 = 3;
 
 /// The backward sides of one `run`: the shared one, and perhaps a second beside it.
@@ -105,8 +104,8 @@ pub fn second_backward_side(cx: Context, ranking: Ranking, switches: Switches, m
 }
 
 /// The backward side for `run`, holding the solved layouts. Its search depends only on
-/// its ranking and seed, never on the forward side's switches, so phases that share
-/// those share one backward side: each goes on where the last stopped, instead of doing
+/// its ranking, never on the forward side's switches, so phases that rank alike share
+/// one backward side: each goes on where the last stopped, instead of doing
 /// the same expansions again, and its forward side meets a deeper backward table.
 pub fn backward_side(cx: Context, mode: Mode, ranking: Ranking, switches: Switches, memory_bytes: usize) -> Side {
     let (_, bwd_mem) = memory_split(mode, memory_bytes);

@@ -5,14 +5,13 @@
 //! are tables over these compact cells.
 
 use crate::level::Level;
+use crate::limits::PLAYER_AWARE_MAX_CELLS;
 
 pub type Cell = u16;
 /// Marks "no cell": a wall or the outside.
 pub const NONE: Cell = u16::MAX;
 /// An unreachable distance.
 pub const FAR: u16 = u16::MAX;
-/// Above this many cells the side-connectivity pass (quadratic) is skipped.
-const PLAYER_AWARE_MAX_CELLS: usize = 4000;
 /// A doorway cuts off parts of at least this many cells: a box closing a smaller pocket
 /// only fills a nook, it does not split the level into rooms.
 const DOORWAY_MIN_PART: u32 = 3;

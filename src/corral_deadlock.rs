@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::board::{Board, Cell, NONE};
 use crate::corral::Corrals;
-use crate::deadlock::Freeze;
+use crate::freeze::Freeze;
 use crate::reach::Reach;
 
 /// Corrals with more barrier boxes are not searched: the search would rarely finish.
@@ -23,8 +23,9 @@ pub const MAX_BARRIER: usize = 8;
 const NODE_LIMIT: usize = 400;
 /// A barrier of at most this many boxes is searched to the end, through the player
 /// getting into the corral: a box pushed into a pocket lets him in without freeing
-/// anything, and dead ends of that kind kept the search from solving xsokoban 21 and
-/// 24. Bigger barriers once opened wander the whole board and seldom finish.
+/// anything, and dead ends of that kind can keep the search from solving a level
+/// (docs/experiments/2026-11-22-corrals-searched-to-the-end.md). Bigger barriers once
+/// opened wander the whole board and seldom finish.
 const SEALED_BARRIER: usize = 3;
 /// ... with this node limit: those that finish mostly do within a few dozen positions.
 const SEALED_NODE_LIMIT: usize = 100;

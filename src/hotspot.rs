@@ -9,9 +9,7 @@
 //! box must pass, which is what the advisor is about.
 
 use crate::board::{Board, Cell, NONE};
-
-/// Past this many floor cells the table (one bit per pair of cells) is not built.
-const MAX_CELLS: usize = 2048;
+use crate::limits::HOTSPOT_MAX_CELLS;
 
 pub struct Hotspots {
     n: usize,
@@ -22,7 +20,7 @@ pub struct Hotspots {
 impl Hotspots {
     pub fn analyse(board: &Board) -> Hotspots {
         let n = board.n;
-        if n > MAX_CELLS {
+        if n > HOTSPOT_MAX_CELLS {
             return Hotspots { n, blocks: Vec::new() };
         }
         let mut blocks = vec![0u64; (n * n).div_ceil(64)];

@@ -7,15 +7,17 @@
 mod bench;
 mod board;
 mod bound;
+mod box_path;
 mod budget;
 #[cfg(not(judge))]
 mod collection;
 mod corral;
 mod corral_deadlock;
-mod deadlock;
-mod frozen;
+mod freeze;
+mod frozen_goals;
 mod hotspot;
 mod level;
+mod limits;
 mod open;
 mod packing;
 mod reach;

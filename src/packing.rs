@@ -6,18 +6,12 @@
 //! player coming from where he starts to a cell boxes can come from, the other boxes
 //! standing still); the reverse of that is the filling order. During search, a box pushed
 //! into a room may be carried straight on to the room's next goal in that order: one macro
-//! edge of several pushes, found by a small box-and-player search (`BoxPath`).
+//! edge of several pushes, found by a small box-and-player search (`box_path`).
 
 use crate::board::{Board, Cell, NONE};
+use crate::box_path::BoxPath;
 use crate::hotspot::Hotspots;
-use crate::reach::{Blocks, Reach};
-use crate::table::Push;
-
-/// Rooms larger than this are left without an order (the analysis is quadratic).
-const MAX_ROOM: usize = 64;
-/// Cells the analysis may flood in all, so that it stays a small part of the time
-/// budget even on the largest maps; rooms not done by then get no order.
-const ANALYSIS_WORK: u64 = 30_000_000;
+use crate::limits::{MAX_ROOM, PACKING_ANALYSIS_WORK};
 
 pub struct Packing {
     /// Room number per cell (goals only), 0 = none.
@@ -59,7 +53,7 @@ impl Packing {
             rooms.push(cells);
         }
         let mut path = BoxPath::new(n);
-        path.work_left = ANALYSIS_WORK;
+        path.work_left = PACKING_ANALYSIS_WORK;
         let order: Vec<Vec<Cell>> = rooms
             .iter()
             .enumerate()
@@ -128,10 +122,9 @@ impl Packing {
 /// off), and a box is out once it stands where boxes can come from (`box_sources`).
 ///
 /// Each box goes out to a cell boxes get to without crossing the room if any box can: a
-/// cell they reach only through it, such as a floor cell among its goals (xsokoban 22 has
-/// one), would count a box as out while it still stands in the room's way. Only when no
-/// box left can go out so does a cell reached through the room count, for that box. With
-/// these orders 22 and 42 fall within two seconds.
+/// cell they reach only through it, such as a floor cell among its goals, would count a
+/// box as out while it still stands in the room's way. Only when no box left can go out
+/// so does a cell reached through the room count, for that box.
 fn fill_order(board: &Board, room: &[u16], id: u16, cells: &[Cell], path: &mut BoxPath) -> Option<Vec<Cell>> {
     let mut occupied = vec![false; board.n];
     for &g in cells {
@@ -202,295 +195,6 @@ fn box_sources(board: &Board, room: &[u16], id: u16, through_room: bool) -> Vec<
     (0..board.n).map(|c| seen[c] && outside(c as Cell)).collect()
 }
 
-/// Where `BoxPath::reach_of_box` can take a box.
-#[derive(Clone, Copy, Debug)]
-pub struct BoxMove {
-    pub to: Cell,
-    pub pushes: u16,
-    /// Where the last push leaves the player, and the direction of the first push.
-    pub player: Cell,
-    pub dir: u8,
-}
-
-/// Where the player stands for a box's pushes (`BoxPath::expand_pushes`).
-#[derive(Clone, Copy)]
-enum Stand {
-    /// Next to the box, on this side of it: the blocks tell which other sides he reaches.
-    Beside(usize),
-    /// Anywhere in the latest flood.
-    Flooded,
-    /// Behind the box for a push in direction d, if `[d]` holds.
-    Known([bool; 4]),
-}
-
-/// Small searches over (box cell, player side) states for one moving box, the other
-/// boxes standing still. Scratch buffers are reused between calls.
-pub struct BoxPath {
-    seen: Vec<u32>,
-    stamp: u32,
-    /// Per cell, for `reach_of_box`: stamped once the box got there.
-    cell_seen: Vec<u32>,
-    cell_stamp: u32,
-    parent: Vec<(u32, Push)>,
-    queue: Vec<u32>,
-    reach: Reach,
-    /// The blocks of the layout without the moving box (`push_path`): which sides of the
-    /// box the player can walk to, from the side he pushed it from.
-    blocks: Blocks,
-    /// Flood steps still allowed; floods stop counting down at 0 (searches keep `u64::MAX`).
-    pub work_left: u64,
-}
-
-impl BoxPath {
-    pub fn new(cells: usize) -> BoxPath {
-        BoxPath {
-            seen: vec![0; cells * 4],
-            stamp: 0,
-            cell_seen: vec![0; cells],
-            cell_stamp: 0,
-            parent: vec![(0, Push::step(NONE, 0, NONE)); cells * 4],
-            queue: Vec::new(),
-            reach: Reach::new(cells),
-            blocks: Blocks::new(cells),
-            work_left: u64::MAX,
-        }
-    }
-
-    fn next_stamp(stamp: &mut u32, arr: &mut [u32]) -> u32 {
-        *stamp = stamp.wrapping_add(1);
-        if *stamp == 0 {
-            arr.iter_mut().for_each(|x| *x = 0);
-            *stamp = 1;
-        }
-        *stamp
-    }
-
-    /// Flood the player's area from `seeds`, with boxes and `wall` blocking.
-    fn flood(&mut self, board: &Board, occupied: &[bool], wall: Cell, seeds: &[Cell]) {
-        let (_, visited) = self.reach.flood(board, occupied, wall, seeds);
-        self.work_left = self.work_left.saturating_sub(visited as u64);
-    }
-
-    /// Pushes moving the box on `from` to `target`, the player starting on `player`, the
-    /// box staying on cells where `allowed` holds; `occupied` holds the other boxes.
-    /// Fewest pushes first.
-    pub fn push_path(
-        &mut self,
-        board: &Board,
-        occupied: &[bool],
-        from: Cell,
-        player: Cell,
-        target: Cell,
-        allowed: impl Fn(Cell) -> bool,
-    ) -> Option<Vec<Push>> {
-        if !self.box_may_reach(board, occupied, from, target, &allowed) {
-            return None;
-        }
-        let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
-        self.queue.clear();
-        let cells = self.blocks.label(board, occupied, from);
-        self.work_left = self.work_left.saturating_sub(cells as u64);
-        // The start is a pseudo-state (the player's real position, not a side); its id must
-        // not be a real state's, or the path would be cut short there.
-        let start = u32::MAX;
-        // A player beside the box needs no flood: the blocks tell his side's reach.
-        let side = (0..4).find(|&d| player != NONE && board.step(from, d) == player);
-        if side.is_none() {
-            self.flood(board, occupied, from, &[player]);
-        }
-        let stand = side.map_or(Stand::Flooded, Stand::Beside);
-        self.expand_pushes(board, occupied, from, stand, st, start, &allowed);
-        let mut head = 0;
-        while head < self.queue.len() {
-            let s = self.queue[head];
-            head += 1;
-            let (x, side) = ((s / 4) as Cell, (s % 4) as usize);
-            if x == target {
-                let mut out = Vec::new();
-                let mut cur = s;
-                while cur != start {
-                    let (p, push) = self.parent[cur as usize];
-                    out.push(push);
-                    cur = p;
-                }
-                out.reverse();
-                return Some(out);
-            }
-            self.expand_pushes(board, occupied, x, Stand::Beside(side), st, s, &allowed);
-        }
-        None
-    }
-
-    /// Every cell the box on `from` can be pushed to, the other boxes (`occupied`) standing
-    /// still, nearest first, each as `push_path` would get there (its fewest pushes, the same
-    /// first push and the same end); cells where `dead` holds are passed through as
-    /// `push_path` does, but not offered. `behind[d]`: can the player get behind the box
-    /// for its first push in direction `d` (the caller has his area already)?
-    pub fn reach_of_box(
-        &mut self,
-        board: &Board,
-        occupied: &[bool],
-        from: Cell,
-        behind: [bool; 4],
-        dead: &[bool],
-        out: &mut Vec<BoxMove>,
-    ) {
-        out.clear();
-        let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
-        let mark = Self::next_stamp(&mut self.cell_stamp, &mut self.cell_seen);
-        self.queue.clear();
-        self.blocks.label(board, occupied, from);
-        let start = u32::MAX;
-        let anywhere = |_: Cell| true;
-        self.cell_seen[from as usize] = mark;
-        self.expand_pushes(board, occupied, from, Stand::Known(behind), st, start, &anywhere);
-        let (mut head, mut level_end, mut pushes) = (0, self.queue.len(), 1u16);
-        while head < self.queue.len() {
-            if head == level_end {
-                level_end = self.queue.len();
-                pushes += 1;
-            }
-            let s = self.queue[head];
-            head += 1;
-            let (x, side) = ((s / 4) as Cell, (s % 4) as usize);
-            // The first state to reach a cell is the one `push_path` stops at.
-            if self.cell_seen[x as usize] != mark && !dead[x as usize] {
-                self.cell_seen[x as usize] = mark;
-                let mut first = s;
-                while self.parent[first as usize].0 != start {
-                    first = self.parent[first as usize].0;
-                }
-                let dir = self.parent[first as usize].1.dir;
-                out.push(BoxMove { to: x, pushes, player: board.step(x, side), dir });
-            }
-            self.expand_pushes(board, occupied, x, Stand::Beside(side), st, s, &anywhere);
-        }
-    }
-
-    /// Could the box on `from` get to `target` if the player could always get behind it?
-    /// Most path searches fail, and this one, without the player, fails as often for less.
-    fn box_may_reach(
-        &mut self,
-        board: &Board,
-        occupied: &[bool],
-        from: Cell,
-        target: Cell,
-        allowed: &impl Fn(Cell) -> bool,
-    ) -> bool {
-        // One mark per cell here, in the slot of its first side.
-        let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
-        self.queue.clear();
-        self.queue.push(from as u32);
-        self.seen[from as usize * 4] = st;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let x = self.queue[head] as Cell;
-            head += 1;
-            if x == target {
-                return true;
-            }
-            for d in 0..4 {
-                let (to, behind) = (board.step(x, d), board.step(x, d ^ 1));
-                let open = |c: Cell| c != NONE && !occupied[c as usize];
-                if open(to) && open(behind) && allowed(to) && self.seen[to as usize * 4] != st {
-                    self.seen[to as usize * 4] = st;
-                    self.queue.push(to as u32);
-                }
-            }
-        }
-        false
-    }
-
-    /// The pushes of the box on `x`, the player standing as `stand` says.
-    #[allow(clippy::too_many_arguments)]
-    fn expand_pushes(
-        &mut self,
-        board: &Board,
-        occupied: &[bool],
-        x: Cell,
-        stand: Stand,
-        st: u32,
-        from_state: u32,
-        allowed: &impl Fn(Cell) -> bool,
-    ) {
-        for d in 0..4 {
-            let behind = board.step(x, d ^ 1);
-            let to = board.step(x, d);
-            if to == NONE || occupied[to as usize] || !allowed(to) || behind == NONE || occupied[behind as usize] {
-                continue;
-            }
-            let reached = match stand {
-                Stand::Beside(side) => self.blocks.around(x, side, d ^ 1),
-                Stand::Flooded => self.reach.reached(behind),
-                Stand::Known(behind) => behind[d],
-            };
-            if !reached {
-                continue;
-            }
-            // After pushing in direction d the player stands on side d^1 of the box.
-            let s = to as u32 * 4 + (d ^ 1) as u32;
-            if self.seen[s as usize] != st {
-                self.seen[s as usize] = st;
-                self.parent[s as usize] = (from_state, Push::step(x, d as u8, to));
-                self.queue.push(s);
-            }
-        }
-    }
-
-    /// Fewest pulls taking the box on `from` to a cell outside the room (`inside` false),
-    /// the player coming from any of the `outside` cells.
-    pub fn extract(
-        &mut self,
-        board: &Board,
-        occupied: &[bool],
-        from: Cell,
-        outside: &[Cell],
-        inside: impl Fn(Cell) -> bool,
-    ) -> Option<usize> {
-        let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
-        self.flood(board, occupied, from, outside);
-        let mut frontier = self.pull_children(board, occupied, from, st);
-        let mut level = 1;
-        while !frontier.is_empty() && self.work_left > 0 {
-            let mut next = Vec::new();
-            for s in frontier {
-                let (x, side) = ((s / 4) as Cell, (s % 4) as usize);
-                if !inside(x) {
-                    return Some(level);
-                }
-                let stand = board.step(x, side);
-                self.flood(board, occupied, x, &[stand]);
-                next.extend(self.pull_children(board, occupied, x, st));
-            }
-            frontier = next;
-            level += 1;
-        }
-        None
-    }
-
-    /// Pull moves of the box on `x` with the player's area already flooded.
-    fn pull_children(&mut self, board: &Board, occupied: &[bool], x: Cell, st: u32) -> Vec<u32> {
-        let mut out = Vec::new();
-        for d in 0..4 {
-            let p = board.step(x, d);
-            if p == NONE || !self.reach.reached(p) {
-                continue;
-            }
-            let beyond = board.step(p, d);
-            if beyond == NONE || occupied[beyond as usize] || beyond == x {
-                continue;
-            }
-            // Box to p, player to beyond: the player is on side d of the box.
-            let s = p as u32 * 4 + d as u32;
-            if self.seen[s as usize] != st {
-                self.seen[s as usize] = st;
-                out.push(s);
-            }
-        }
-        out
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -556,27 +260,6 @@ mod tests {
     }
 
     #[test]
-    fn push_path_follows_the_player() {
-        // Move the box from (2,2) to (5,1): right along row 2, then up needs the player below.
-        let b = Board::from_text("#######\n#    .#\n#@$   #\n#     #\n#######\n");
-        let occ = vec![false; b.n];
-        let mut bp = BoxPath::new(b.n);
-        let path = bp.push_path(&b, &occ, b.cell_at(2, 2), b.cell_at(1, 2), b.cell_at(5, 1), |_| true).unwrap();
-        assert_eq!(path.len(), 4);
-        assert_eq!(path.last().unwrap().to, b.cell_at(5, 1));
-        // Consecutive pushes chain.
-        for w in path.windows(2) {
-            assert_eq!(w[0].to, w[1].from);
-        }
-        // A target behind a wall of boxes is out of reach.
-        let b = Board::from_text("#######\n#@$ $.#\n###.###\n#######\n");
-        let mut occ = vec![false; b.n];
-        occ[b.cell_at(4, 1) as usize] = true;
-        let mut bp = BoxPath::new(b.n);
-        assert!(bp.push_path(&b, &occ, b.cell_at(2, 1), b.cell_at(1, 1), b.cell_at(5, 1), |_| true).is_none());
-    }
-
-    #[test]
     fn the_analysis_stays_bounded_on_a_huge_map() {
         // 200x200 open floor, an 8x8 block of goals in the middle, 64 boxes in rows.
         let (w, h) = (200, 200);
@@ -600,57 +283,5 @@ mod tests {
         assert!(start.elapsed().as_secs_f64() < 3.0, "took {:?}", start.elapsed());
         // Whatever was found, an order is either complete or absent.
         assert!(p.order.iter().all(|o| o.is_empty() || o.len() == 64));
-    }
-
-    #[test]
-    fn push_path_keeps_its_first_push_when_cells_are_consecutive() {
-        // (2,3) and (2,4) are neighbours in cell order: a start id of `from * 4 + 4` would
-        // equal the state "box on (2,4), player above" and cut the path to nothing.
-        let b = Board::from_text("#####\n#$@ #\n# $ #\n##.##\n##.##\n#####\n");
-        let (from, target) = (b.cell_at(2, 3), b.cell_at(2, 4));
-        assert_eq!(from + 1, target);
-        let mut occ = vec![false; b.n];
-        occ[b.cell_at(1, 1) as usize] = true;
-        let mut bp = BoxPath::new(b.n);
-        let path = bp.push_path(&b, &occ, from, b.cell_at(2, 2), target, |_| true).unwrap();
-        assert_eq!(path, vec![Push::step(from, 1, target)]);
-    }
-
-    /// Small random rooms: every move `reach_of_box` offers is the one `push_path` finds
-    /// to the same cell (the plan's unfolding repeats `push_path`), and it offers every
-    /// live cell `push_path` can reach.
-    #[test]
-    fn every_box_move_is_the_path_push_path_finds() {
-        use crate::testing::{for_random_positions, Draw};
-        let mut moves = 0;
-        let mut out = Vec::new();
-        for_random_positions(0x0bad_cafe_f00d_5eed, 300, Draw::rooms(6, 5, 6, 0, b"..$$@"), |p| {
-            let (board, text) = (p.board, &p.text);
-            let mut occupied = vec![false; board.n];
-            let from = p.boxes[0];
-            occupied[p.boxes[1] as usize] = true;
-            let mut bp = BoxPath::new(board.n);
-            let mut reach = Reach::new(board.n);
-            occupied[from as usize] = true;
-            reach.fill(board, &occupied, p.player);
-            occupied[from as usize] = false;
-            let behind = reach.behind(board, from);
-            bp.reach_of_box(board, &occupied, from, behind, &board.dead_fwd, &mut out);
-            for t in (0..board.n as Cell).filter(|&t| t != from && !board.dead_fwd[t as usize]) {
-                let path = bp.push_path(board, &occupied, from, p.player, t, |_| true);
-                let offered = out.iter().find(|m| m.to == t);
-                match (path, offered) {
-                    (None, None) => {}
-                    (Some(p), Some(m)) => {
-                        moves += 1;
-                        assert_eq!(p.len(), m.pushes as usize, "{}", text);
-                        assert_eq!(p[0].dir, m.dir, "{}", text);
-                        assert_eq!(p[p.len() - 1].from, m.player, "{}", text);
-                    }
-                    (p, m) => panic!("push_path {:?}, offered {:?}:\n{}", p, m, text),
-                }
-            }
-        });
-        assert!(moves > 1000, "only {} moves compared", moves);
     }
 }

@@ -6,30 +6,37 @@
 //! solution. Forward-only and backward-only runs are the same loop with one side never
 //! expanded beyond its roots.
 //!
-//! Here: the switches and a side (its table, open list, bound and features); the
-//! children of an expansion are made in `movegen`, and the runs that pit sides against
-//! each other are in `runs`.
-
-use std::borrow::Cow;
+//! Here: the switches and a side (its table, open list and feature cells); its lower
+//! bound is kept in `bound`, its deadlock rules in `prune` and its advisor weights in
+//! `advice`; the children of an expansion are made in `movegen`, and the runs that pit
+//! sides against each other are in `runs`.
 
 use crate::board::{Board, Cell, FAR, NONE};
-use crate::bound::{Matching, IMPOSSIBLE};
+use crate::bound::IMPOSSIBLE;
+use crate::box_path::{BoxMove, BoxPath};
 use crate::budget::Budget;
-use crate::corral::{Corral, Corrals};
-use crate::corral_deadlock::CorralDeadlocks;
-use crate::deadlock::{Freeze, Frozen, GoalCut};
-use crate::frozen::FrozenWalls;
+use crate::corral::Corral;
+use crate::limits::{DEADLINE_CHECK_BOXES, DEADLINE_CHECK_CELLS, PACKING_MACRO_MAX_CELLS};
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
-use crate::packing::{BoxMove, BoxPath, Packing};
+use crate::packing::Packing;
 use crate::reach::{Areas, Reach};
-use crate::state::{move_box, Zobrist};
-use crate::table::{Probe, Push, Table, Via, NO_PARENT};
+use crate::state::{move_box, Push, Via, Zobrist};
+use crate::table::{Probe, Table, NO_PARENT};
 
+mod advice;
+mod bound;
 mod movegen;
+mod prune;
 mod runs;
 
+use advice::Advice;
+use bound::Bound;
+use movegen::Macros;
+pub use prune::Lessons;
+use prune::Pruners;
+
 use runs::WAYPOINTS;
-pub use runs::{backward_side, run, second_backward_side, Backward, Lessons, Waypoint};
+pub use runs::{backward_side, run, second_backward_side, Backward, Waypoint};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
@@ -89,7 +96,8 @@ pub struct Switches {
     /// others standing still (after the packing-order search of YASS as Tim Wheeler
     /// describes it): onto its room's next goal, or onto the cells off the goals farthest
     /// from where it stands. Incomplete: most positions in between are never stored.
-    /// Maps over 1024 floor cells go by single pushes (each move floods the floor).
+    /// Maps over `limits::PACKING_MACRO_MAX_CELLS` floor cells go by single pushes (each
+    /// move floods the floor).
     pub whole_box_moves: bool,
     /// Backward children that improve no feature wait in their parent's feature cell, not
     /// their own (see `Side::cell_of_child`).
@@ -148,7 +156,7 @@ pub struct Stats {
     pub dead_corral: u64,
     /// Positions a corral's own search proved dead (see `corral_deadlock`).
     pub dead_corral_search: u64,
-    /// Positions dead on the board left by their boxes frozen on goals (see `frozen`),
+    /// Positions dead on the board left by their boxes frozen on goals (see `frozen_goals`),
     /// and the analyses of such boards made (cache misses).
     pub dead_frozen: u64,
     pub frozen_analyses: u64,
@@ -317,12 +325,64 @@ impl Expanding {
     }
 }
 
-/// One direction of search with its table, open list and scratch buffers.
+/// What every search of a level reads and none changes, made once per level: the board
+/// (with its push distances), the Zobrist keys and the goal rooms' packing.
+#[derive(Clone, Copy)]
+pub struct Context<'a> {
+    pub board: &'a Board,
+    pub zobrist: &'a Zobrist,
+    pub packing: &'a Packing,
+}
+
+/// The position a side is working on (the node being expanded, or a root being added)
+/// and the child being made from it, in buffers kept from one to the next.
+struct Position {
+    /// The boxes, sorted, and the cells they take.
+    boxes: Vec<Cell>,
+    occupied: Vec<bool>,
+    /// The player's area.
+    reach: Reach,
+    /// The floor areas, labelled: most children find their player's area from them
+    /// instead of by a flood.
+    areas: Areas,
+    /// The child's key, and its player's area when the labels do not tell it.
+    key: Vec<Cell>,
+    child_reach: Reach,
+    /// The latest emitted child's area came from the labels (else from `child_reach`).
+    labelled_child: bool,
+}
+
+impl Position {
+    fn new(n: usize, nboxes: usize) -> Position {
+        Position {
+            boxes: Vec::with_capacity(nboxes),
+            occupied: vec![false; n],
+            reach: Reach::new(n),
+            areas: Areas::new(n),
+            key: Vec::with_capacity(nboxes + 1),
+            child_reach: Reach::new(n),
+            labelled_child: false,
+        }
+    }
+
+    /// Mark the boxes' cells occupied, or clear them.
+    fn set_occupied(&mut self, on: bool) {
+        for &b in &self.boxes {
+            self.occupied[b as usize] = on;
+        }
+    }
+
+    /// Can the player, where he is, push the box on `b` onto a free live cell? Only such
+    /// boxes are worth a macro attempt.
+    fn can_push_now(&self, board: &Board, b: Cell) -> bool {
+        (0..4).any(|d| self.reach.push_to(board, &self.occupied, b, d).is_some())
+    }
+}
+
+/// One direction of search: its table and open list, its bound, deadlock rules and
+/// advice, and the position it works on.
 pub struct Side<'a> {
-    board: &'a Board,
-    zobrist: &'a Zobrist,
-    packing: &'a Packing,
-    box_path: BoxPath,
+    cx: Context<'a>,
     pub direction: Direction,
     priority: Priority,
     /// Added to a node's priority for each box off this side's targets.
@@ -330,58 +390,14 @@ pub struct Side<'a> {
     switches: Switches,
     pub table: Table,
     open: Open,
-    /// Distances box -> target for the bound, and the targets' count.
-    distances: Cow<'a, [u16]>,
-    /// The same by cell, `[c * nboxes + j]`, as matching costs: a child's row is one copy
-    /// (read from `distances`, its entries lie a whole board apart, a cache miss each on
-    /// big levels). Empty past `COST_ROWS_LIMIT` entries.
-    cost_rows: Vec<i32>,
-    dead: &'a [bool],
-    /// Dead by the player's side of the box too (`Board::dead_fwd_sides`).
-    dead_sides: &'a [u8],
+    bound: Bound<'a>,
+    pruners: Pruners<'a>,
+    advice: Advice<'a>,
     /// Where this side's boxes are headed: the goals forward, the start cells backward.
     is_target: Vec<bool>,
     nboxes: usize,
-    occupied: Vec<bool>,
-    reach: Reach,
-    child_reach: Reach,
-    /// The expanding node's floor areas, labelled: most children find their player's
-    /// area from them instead of by a flood.
-    areas: Areas,
-    /// The latest emitted child's area came from the labels (else from `child_reach`).
-    labelled_child: bool,
-    freeze: Freeze,
-    goal_cut: GoalCut,
-    /// Boxes frozen on goals in the child being tested (see `GoalCut`).
-    frozen_walls: Vec<Cell>,
-    corrals: Corrals,
-    corral_deadlocks: CorralDeadlocks,
-    frozen_off: FrozenWalls,
-    parent_match: Matching,
-    child_match: Matching,
-    /// The boxes (rows) `parent_match` was last solved for; empty before the first.
-    matched: Vec<Cell>,
-    /// Earlier nodes' matchings and their boxes, for repairs: phases whose queues take
-    /// turns jump between lines of the search, and solving afresh costs an augmentation
-    /// per box. `next_spare` is the slot a matching goes to next.
-    spare_matches: Vec<(Vec<Cell>, Matching)>,
-    next_spare: usize,
-    /// Scratch for repairing `parent_match`: cell -> its row in `matched` (checked
-    /// against it, never cleared), new row -> old row, and the new rows' costs.
-    row_of_cell: Vec<u16>,
-    old_row: Vec<Option<usize>>,
-    fresh: Vec<i32>,
-    row: Vec<i32>,
-    /// How many boxes nearest a room's next goal try the packing macro (0: off).
-    macro_boxes: usize,
-    /// (distance to the goal, slot) of the boxes that may try it.
-    candidates: Vec<(u16, usize)>,
-    /// Scratch for `whole_box_moves`: the cells a box can get to, with their pushes.
-    reached: Vec<BoxMove>,
-    /// Cell -> number of the target on it (its column in `distances`).
-    target_index: Vec<u16>,
-    boxes: Vec<Cell>,
-    key: Vec<Cell>,
+    pos: Position,
+    macros: Macros,
     /// Forward only: the `WAYPOINTS` stored nodes with the most boxes on target (the first
     /// found among equals), with those counts.
     most_packed: Vec<(u32, u16)>,
@@ -390,261 +406,61 @@ pub struct Side<'a> {
     /// Set once a child was dropped by an incomplete rule: exhaustion then proves nothing.
     pub incomplete: bool,
     pub stats: Stats,
-    /// Advisor weight by node (the pushes on its path no advisor suggested), when the
-    /// feature cells use weights (`Switches`): two bytes a node outside the table's
-    /// budget, a few percent of what a node costs there.
-    weights: Vec<u16>,
-    /// The expanding node's, for its children's weights.
-    parent_weight: u16,
-    /// Where the expanding node's last push left its box (`NONE` for a root).
-    parent_moved: Cell,
-    /// The first root's rank, which scales the rank bands of weighted cells.
-    root_rank: usize,
-    /// Boxes in doorways in the position being expanded (see `doorways`).
-    parent_doorways: u16,
 }
-
-/// More moved boxes than this and the parent's matching is solved afresh (an
-/// augmentation per moved box would cost more).
-const MAX_REPAIRED_ROWS: usize = 3;
-/// `Side::cost_rows` up to this many entries (16 MB a side).
-const COST_ROWS_LIMIT: usize = 1 << 22;
-
-/// A push distance as a matching cost: unreachable is `IMPOSSIBLE`.
-#[inline]
-fn matching_cost(d: u16) -> i32 {
-    if d == FAR {
-        IMPOSSIBLE
-    } else {
-        d as i32
-    }
-}
-/// Spare matchings kept for repairs (see `Side::closest_matching`).
-const SPARE_MATCHES: usize = 4;
-
-/// Within one advisor weight, nodes go by rank in this many bands (better rank first,
-/// which solved a level more than last in, first out); finer bands cost more buckets.
-const RANK_BANDS: usize = 16;
 
 impl<'a> Side<'a> {
     pub fn new(
-        board: &'a Board,
-        zobrist: &'a Zobrist,
-        packing: &'a Packing,
+        cx: Context<'a>,
         direction: Direction,
-        ranking: Ranking,
+        (priority, off_target_weight): Ranking,
         switches: Switches,
         memory_bytes: usize,
     ) -> Side<'a> {
+        let board = cx.board;
         let (targets, distances) = match direction {
-            Direction::Forward => (&board.goals, &board.to_goal),
-            Direction::Backward => (&board.start_boxes, &board.from_start),
+            Direction::Forward => (&board.goals, &board.to_goal[..]),
+            Direction::Backward => (&board.start_boxes, &board.from_start[..]),
         };
-        let distances = Cow::Borrowed(&distances[..]);
-        Side::towards(board, zobrist, packing, direction, ranking, switches, memory_bytes, targets, distances)
-    }
-
-    /// A side whose boxes head for `targets`, `distances[j * n + c]` pushes from cell `c`
-    /// to target `j` (forward) or from it (backward).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn towards(
-        board: &'a Board,
-        zobrist: &'a Zobrist,
-        packing: &'a Packing,
-        direction: Direction,
-        (priority, off_target_weight): (Priority, i32),
-        switches: Switches,
-        memory_bytes: usize,
-        targets: &[Cell],
-        distances: Cow<'a, [u16]>,
-    ) -> Side<'a> {
         let nboxes = board.start_boxes.len();
-        let (dead, dead_sides) = match direction {
-            Direction::Forward => (&board.dead_fwd[..], &board.dead_fwd_sides[..]),
-            Direction::Backward => (&board.dead_bwd[..], &board.dead_bwd_sides[..]),
-        };
+        let bound = Bound::new(board, targets, distances, switches.matching);
         // The cost rows come out of the side's memory, so the budget holds what it says.
-        let rows = if board.n * nboxes <= COST_ROWS_LIMIT { board.n * nboxes } else { 0 };
-        let rows_bytes = rows * std::mem::size_of::<i32>();
-        let table = Table::with_budget(nboxes + 1, memory_bytes.saturating_sub(rows_bytes));
+        let table = Table::with_budget(nboxes + 1, memory_bytes.saturating_sub(bound.rows_bytes()));
         let open = match priority {
             Priority::Features => Open::Features(FeatureQueue::new()),
             Priority::Alternation => Open::Alternation(Alternation::new()),
             _ => Open::Best(BucketQueue::new()),
         };
+        let forward = direction == Direction::Forward;
+        let features = forward && open.wants_features();
+        let hotspots = switches.hotspot_weights.then_some(&cx.packing.hotspots);
+        let doorway = if features { &board.doorway[..] } else { &[] };
+        let weighs = features && switches.advisor_weights;
+        let advice = Advice::new(weighs, switches.box_move_weights, hotspots, doorway);
         let mut is_target = vec![false; board.n];
-        let mut target_index = vec![u16::MAX; board.n];
-        for (j, &t) in targets.iter().enumerate() {
+        for &t in targets {
             is_target[t as usize] = true;
-            target_index[t as usize] = j as u16;
         }
         let stats = Stats { capacity: table.capacity(), ..Stats::default() };
-        let mut cost_rows = Vec::new();
-        if rows > 0 {
-            cost_rows = vec![0; rows];
-            for (j, column) in distances.chunks_exact(board.n).enumerate() {
-                for (c, &d) in column.iter().enumerate() {
-                    cost_rows[c * nboxes + j] = matching_cost(d);
-                }
-            }
-        }
         Side {
-            board,
-            zobrist,
-            packing,
-            box_path: BoxPath::new(board.n),
+            cx,
             direction,
             priority,
             off_target_weight,
             switches,
             table,
             open,
-            distances,
-            cost_rows,
-            dead,
-            dead_sides,
+            bound,
+            pruners: Pruners::new(board, direction, &switches),
+            advice,
             is_target,
             nboxes,
-            occupied: vec![false; board.n],
-            reach: Reach::new(board.n),
-            child_reach: Reach::new(board.n),
-            areas: Areas::new(board.n),
-            labelled_child: false,
-            freeze: Freeze::new(board.n),
-            goal_cut: GoalCut::new(board.n),
-            frozen_walls: Vec::new(),
-            corrals: Corrals::new(board.n),
-            corral_deadlocks: CorralDeadlocks::new(board.n),
-            frozen_off: FrozenWalls::new(board.n),
-            parent_match: Matching::new(nboxes),
-            child_match: Matching::new(nboxes),
-            matched: Vec::new(),
-            spare_matches: Vec::new(),
-            next_spare: 0,
-            row_of_cell: vec![0; board.n],
-            old_row: vec![None; nboxes],
-            fresh: vec![0; nboxes * nboxes],
-            row: vec![0; nboxes],
-            macro_boxes: if switches.packing_macro
-                && direction == Direction::Forward
-                && board.n <= PACKING_MACRO_MAX_CELLS
-            {
-                PACKING_MACRO_BOXES
-            } else {
-                0
-            },
-            candidates: Vec::new(),
-            reached: Vec::new(),
-            target_index,
-            boxes: Vec::with_capacity(nboxes),
-            key: Vec::with_capacity(nboxes + 1),
+            pos: Position::new(board.n, nboxes),
+            macros: Macros::new(board.n, forward && switches.packing_macro),
             most_packed: Vec::new(),
             overflowed: false,
             incomplete: false,
             stats,
-            weights: Vec::new(),
-            parent_weight: 0,
-            parent_moved: NONE,
-            root_rank: 0,
-            parent_doorways: 0,
         }
-    }
-
-    #[inline]
-    fn cost(&self, cell: Cell, target: usize) -> i32 {
-        matching_cost(self.distances[target * self.board.n + cell as usize])
-    }
-
-    fn fill_row(&mut self, cell: Cell) {
-        let nb = self.nboxes;
-        if self.cost_rows.is_empty() {
-            for j in 0..nb {
-                self.row[j] = self.cost(cell, j);
-            }
-        } else {
-            let c = cell as usize;
-            self.row[..nb].copy_from_slice(&self.cost_rows[c * nb..(c + 1) * nb]);
-        }
-    }
-
-    /// Sum of each box's nearest target: the bound used when matching is switched off.
-    fn nearest_sum(&self, boxes: impl Iterator<Item = Cell>) -> i32 {
-        boxes
-            .map(|b| (0..self.nboxes).map(|j| self.cost(b, j)).min().unwrap_or(0))
-            .fold(0i32, |a, c| a.saturating_add(c))
-    }
-
-    /// Load the parent's full matching; returns its bound.
-    fn bound_of_parent(&mut self) -> i32 {
-        if !self.switches.matching {
-            return self.nearest_sum(self.boxes.iter().copied());
-        }
-        let n = self.nboxes;
-        self.closest_matching();
-        if let Some(h) = self.repair_parent_match() {
-            return h;
-        }
-        for k in 0..n {
-            self.fill_row(self.boxes[k]);
-            self.parent_match.cost[k * n..(k + 1) * n].copy_from_slice(&self.row);
-        }
-        self.matched.clone_from(&self.boxes);
-        self.parent_match.solve()
-    }
-
-    /// Make the stored matching whose boxes differ least from the node's the one to
-    /// repair; one about to be solved afresh over is kept among the spares.
-    fn closest_matching(&mut self) {
-        let mut best = moved_rows(&mut self.row_of_cell, &self.boxes, &self.matched);
-        let mut pick = None;
-        for i in 0..self.spare_matches.len() {
-            let moved = moved_rows(&mut self.row_of_cell, &self.boxes, &self.spare_matches[i].0);
-            if moved < best && moved <= MAX_REPAIRED_ROWS {
-                (best, pick) = (moved, Some(i));
-            }
-        }
-        let slot = match pick {
-            Some(i) => i,
-            None if best > MAX_REPAIRED_ROWS && self.matched.len() == self.nboxes => {
-                if self.spare_matches.len() < SPARE_MATCHES {
-                    self.spare_matches.push((Vec::new(), Matching::new(self.nboxes)));
-                }
-                let i = self.next_spare % self.spare_matches.len();
-                self.next_spare = i + 1;
-                i
-            }
-            None => return,
-        };
-        let spare = &mut self.spare_matches[slot];
-        std::mem::swap(&mut self.matched, &mut spare.0);
-        std::mem::swap(&mut self.parent_match, &mut spare.1);
-    }
-
-    /// A best-first search mostly expands a child of the node it expanded last, whose
-    /// boxes differ by one: the last matching, its rows reordered and the moved boxes'
-    /// rows replaced, is then repaired with an augmentation per moved box instead of
-    /// solved afresh. `None` if too many boxes moved.
-    fn repair_parent_match(&mut self) -> Option<i32> {
-        let n = self.nboxes;
-        if self.matched.len() != n || !self.parent_match.potentials_are_small() {
-            return None;
-        }
-        mark_rows(&mut self.row_of_cell, &self.matched);
-        let mut moved = 0;
-        for k in 0..n {
-            let c = self.boxes[k];
-            self.old_row[k] = row_in(&self.row_of_cell, &self.matched, c);
-            if self.old_row[k].is_none() {
-                moved += 1;
-                if moved > MAX_REPAIRED_ROWS {
-                    return None;
-                }
-                self.fill_row(c);
-                self.fresh[k * n..(k + 1) * n].copy_from_slice(&self.row);
-            }
-        }
-        self.matched.copy_from_slice(&self.boxes);
-        Some(self.parent_match.rebase(&self.old_row, &self.fresh))
     }
 
     /// A node's rank in the open list, from its bound, depth and boxes on target.
@@ -656,53 +472,14 @@ impl<'a> Side<'a> {
         }
     }
 
-    /// Only forward: weighing the backward side too solved no level more (nor fewer).
-    fn weighs(&self) -> bool {
-        self.direction == Direction::Forward && self.switches.advisor_weights && self.open.wants_features()
-    }
-
-    /// A node's rank inside its feature cell: its advisor weight (kept for its children)
-    /// when the side weighs, then its plain rank in one of `RANK_BANDS` bands of the
-    /// first root's; else its plain rank.
-    fn cell_priority(&mut self, node: u32, priority: usize, weight: u16) -> usize {
-        if !self.weighs() {
-            return priority;
-        }
-        let i = node as usize;
-        if i >= self.weights.len() {
-            self.weights.resize(i + 1, 0);
-        }
-        self.weights[i] = weight;
-        if self.root_rank == 0 {
-            self.root_rank = priority.max(1);
-        }
-        let band = (priority * RANK_BANDS / (self.root_rank + 1)).min(RANK_BANDS - 1);
-        weight as usize * RANK_BANDS + band
-    }
-
     /// The feature-space cell of the position in `occupied` (only a feature queue asks).
     fn features(&mut self, packed: u16) -> Features {
         if self.open.wants_features() {
-            self.areas.label(self.board, &self.occupied);
-            Features { packed, areas: self.areas.count(), doorways: self.doorways(&self.boxes) }
+            self.pos.areas.label(self.cx.board, &self.pos.occupied);
+            Features { packed, areas: self.pos.areas.count(), doorways: self.advice.doorways(&self.pos.boxes) }
         } else {
             Features { packed: 0, areas: 0, doorways: 0 }
         }
-    }
-
-    /// Do this side's feature cells count boxes in doorways? Forward only: backward it
-    /// traded one level for another (xsokoban 41 for 13, at a fixed node budget). Not
-    /// on a walled board, which has no doorway table, nor without feature cells.
-    fn counts_doorways(&self) -> bool {
-        self.direction == Direction::Forward && !self.board.doorway.is_empty() && self.open.wants_features()
-    }
-
-    /// Boxes of `boxes` in doorways (0 when the side does not count them).
-    fn doorways(&self, boxes: &[Cell]) -> u16 {
-        if !self.counts_doorways() {
-            return 0;
-        }
-        boxes.iter().filter(|&&b| self.board.doorway[b as usize]).count() as u16
     }
 
     /// The feature cell child `c` (with `packed` boxes on target) waits in: its own, or
@@ -710,15 +487,16 @@ impl<'a> Side<'a> {
     /// (more boxes on target, fewer areas or boxes in doorways). FESS takes a move from
     /// the cell of the position it is made from, so the children of one position compete
     /// in that cell; here only those that make no progress do, and progress opens cells.
-    /// Every child in its parent's cell solved other levels (xsokoban 44) and lost more;
-    /// forward, in any phase, it lost levels: the forward advisors judge a child by its
-    /// own features.
+    /// Every child in its parent's cell won some levels and lost more; forward, in any
+    /// phase, parent cells lost levels: the forward advisors judge a child by its own
+    /// features (docs/experiments/2026-11-23-backward-parent-cells-strict-alone.md).
     fn cell_of_child(&mut self, c: &Child, packed: u16) -> Features {
         let own = self.child_features(c, packed);
-        let improves = own.packed > c.packed || own.areas < self.areas.count() || own.doorways < self.parent_doorways;
+        let improves =
+            own.packed > c.packed || own.areas < self.pos.areas.count() || own.doorways < self.advice.parent_doorways;
         let backward = self.direction == Direction::Backward;
         if self.switches.parent_cells && backward && self.open.wants_features() && !improves {
-            Features { packed: c.packed, areas: self.areas.count(), doorways: self.parent_doorways }
+            Features { packed: c.packed, areas: self.pos.areas.count(), doorways: self.advice.parent_doorways }
         } else {
             own
         }
@@ -730,25 +508,17 @@ impl<'a> Side<'a> {
         if !self.open.wants_features() {
             return Features { packed: 0, areas: 0, doorways: 0 };
         }
-        let doorways = self.child_doorways(c);
-        if self.labelled_child {
-            return Features { packed, areas: self.areas.child_count(), doorways };
+        let doorways = self.advice.child_doorways(c);
+        if self.pos.labelled_child {
+            return Features { packed, areas: self.pos.areas.child_count(), doorways };
         }
-        self.occupied[c.from as usize] = false;
-        self.occupied[c.to as usize] = true;
-        let areas = self.areas.count_after_fill(self.board, &self.occupied, c.from, c.to, &mut self.child_reach);
-        self.occupied[c.from as usize] = true;
-        self.occupied[c.to as usize] = false;
+        self.pos.occupied[c.from as usize] = false;
+        self.pos.occupied[c.to as usize] = true;
+        let areas =
+            self.pos.areas.count_after_fill(self.cx.board, &self.pos.occupied, c.from, c.to, &mut self.pos.child_reach);
+        self.pos.occupied[c.from as usize] = true;
+        self.pos.occupied[c.to as usize] = false;
         Features { packed, areas, doorways }
-    }
-
-    /// Boxes in doorways once child `c`'s move is made.
-    fn child_doorways(&self, c: &Child) -> u16 {
-        if !self.counts_doorways() {
-            return 0;
-        }
-        let door = |x: Cell| self.board.doorway[x as usize] as u16;
-        self.parent_doorways + door(c.to) - door(c.from)
     }
 
     /// Boxes on this side's targets once child `c`'s move is made.
@@ -761,37 +531,31 @@ impl<'a> Side<'a> {
         boxes.iter().filter(|&&b| self.is_target[b as usize]).count() as u16
     }
 
-    fn set_occupied(&mut self, on: bool) {
-        for &b in &self.boxes {
-            self.occupied[b as usize] = on;
-        }
-    }
-
     /// Add a root (a box layout and any cell of the player's area). Returns the node, or
     /// `None` if it is already stored, a deadlock, or there is no room.
     pub fn add_root(&mut self, boxes: &[Cell], player: Cell) -> Option<u32> {
-        self.boxes.clear();
-        self.boxes.extend_from_slice(boxes);
-        self.set_occupied(true);
-        let norm = self.reach.fill(self.board, &self.occupied, player);
-        let h = self.bound_of_parent();
+        self.pos.boxes.clear();
+        self.pos.boxes.extend_from_slice(boxes);
+        self.pos.set_occupied(true);
+        let norm = self.pos.reach.fill(self.cx.board, &self.pos.occupied, player);
+        let h = self.bound.of_parent(&self.pos.boxes);
         let packed = self.packed(boxes);
         let features = self.features(packed);
-        self.set_occupied(false);
+        self.pos.set_occupied(false);
         if h >= IMPOSSIBLE {
             return None;
         }
-        self.key.clear();
-        self.key.extend_from_slice(boxes);
-        self.key.push(norm);
-        let hash = self.zobrist.of_key(&self.key);
-        match self.table.probe(&self.key, hash) {
+        self.pos.key.clear();
+        self.pos.key.extend_from_slice(boxes);
+        self.pos.key.push(norm);
+        let hash = self.cx.zobrist.of_key(&self.pos.key);
+        match self.table.probe(&self.pos.key, hash) {
             Probe::Found(_) => None,
             Probe::Vacant(slot) => {
                 let push = Push::step(NONE, 0, NONE);
-                let node = self.table.insert_at(slot, &self.key, hash, NO_PARENT, push, 0)?;
+                let node = self.table.insert_at(slot, &self.pos.key, hash, NO_PARENT, push, 0)?;
                 let priority = self.priority_of(h, 0, packed);
-                let cell_priority = self.cell_priority(node, priority, 0);
+                let cell_priority = self.advice.cell_priority(node, priority, 0);
                 self.open.push(features, priority, cell_priority, node);
                 Some(node)
             }
@@ -801,92 +565,44 @@ impl<'a> Side<'a> {
     /// Roots of a backward search: boxes on every goal, the player in each area next to a
     /// box (he stands beside the box he pushed last).
     pub fn add_solved_roots(&mut self) {
-        let goals = self.board.goals.clone();
-        let mut seen = vec![false; self.board.n];
+        let goals = self.cx.board.goals.clone();
+        let mut seen = vec![false; self.cx.board.n];
         for &g in &goals {
-            self.occupied[g as usize] = true;
+            self.pos.occupied[g as usize] = true;
         }
-        for c in 0..self.board.n as Cell {
-            if self.occupied[c as usize] || seen[c as usize] {
+        for c in 0..self.cx.board.n as Cell {
+            if self.pos.occupied[c as usize] || seen[c as usize] {
                 continue;
             }
-            self.reach.fill(self.board, &self.occupied, c);
+            self.pos.reach.fill(self.cx.board, &self.pos.occupied, c);
             let mut touches_box = false;
-            for x in 0..self.board.n as Cell {
-                if self.reach.reached(x) {
+            for x in 0..self.cx.board.n as Cell {
+                if self.pos.reach.reached(x) {
                     seen[x as usize] = true;
-                    touches_box |= self.board.nbr[x as usize].iter().any(|&t| t != NONE && self.occupied[t as usize]);
+                    touches_box |=
+                        self.cx.board.nbr[x as usize].iter().any(|&t| t != NONE && self.pos.occupied[t as usize]);
                 }
             }
             if touches_box {
                 for &g in &goals {
-                    self.occupied[g as usize] = false;
+                    self.pos.occupied[g as usize] = false;
                 }
                 self.add_root(&goals, c);
                 for &g in &goals {
-                    self.occupied[g as usize] = true;
+                    self.pos.occupied[g as usize] = true;
                 }
             }
         }
         for &g in &goals {
-            self.occupied[g as usize] = false;
+            self.pos.occupied[g as usize] = false;
         }
-    }
-
-    /// Take `lessons` in for a run, counting its searches and analyses from zero (the
-    /// run's figures); `give_back` returns them.
-    fn take_lessons(&mut self, lessons: &mut Lessons) {
-        std::mem::swap(&mut self.corral_deadlocks, &mut lessons.corral_deadlocks);
-        std::mem::swap(&mut self.frozen_off, &mut lessons.frozen_off);
-        self.corral_deadlocks.searches = 0;
-        self.corral_deadlocks.nodes = 0;
-        self.frozen_off.analyses = 0;
-    }
-
-    fn give_back(&mut self, lessons: &mut Lessons) {
-        std::mem::swap(&mut self.corral_deadlocks, &mut lessons.corral_deadlocks);
-        std::mem::swap(&mut self.frozen_off, &mut lessons.frozen_off);
     }
 
     pub(crate) fn finish_stats(&mut self) {
         self.stats.stored = self.table.len();
-        self.stats.corral_searches = self.corral_deadlocks.searches;
-        self.stats.corral_search_nodes = self.corral_deadlocks.nodes;
-        self.stats.frozen_analyses = self.frozen_off.analyses;
+        self.pruners.count(&mut self.stats);
     }
 }
-
-/// Record in `row_of_cell` (cell -> row; scratch, never cleared) the row of each of
-/// `layout`'s boxes, for `row_in`.
-fn mark_rows(row_of_cell: &mut [u16], layout: &[Cell]) {
-    for (p, &c) in layout.iter().enumerate() {
-        row_of_cell[c as usize] = p as u16;
-    }
-}
-
-/// The row of a box on `c` in `layout`, if it has one, right after `mark_rows(layout)`:
-/// a stale mark from another layout fails the check against `layout`.
-fn row_in(row_of_cell: &[u16], layout: &[Cell], c: Cell) -> Option<usize> {
-    let p = row_of_cell[c as usize] as usize;
-    (p < layout.len() && layout[p] == c).then_some(p)
-}
-
-/// How many of `boxes` are not among `layout`'s (more than all if it has none), with
-/// `row_of_cell` as scratch.
-fn moved_rows(row_of_cell: &mut [u16], boxes: &[Cell], layout: &[Cell]) -> usize {
-    if layout.len() != boxes.len() {
-        return boxes.len() + 1;
-    }
-    mark_rows(row_of_cell, layout);
-    boxes.iter().filter(|&&c| row_in(row_of_cell, layout, c).is_none()).count()
-}
-
-/// How many boxes, nearest first, try to reach a room's next goal in one move. Four solved
-/// as many xsokoban maps (one won, one lost) at more cost per expansion.
-const PACKING_MACRO_BOXES: usize = 2;
-/// One macro attempt may flood the floor once per (cell, side): quadratic in the floor, so
-/// on bigger maps it would eat the budget in a handful of expansions.
-const PACKING_MACRO_MAX_CELLS: usize = 1024;
 
 /// How one side ranks its open list: the order, and the weight of each box off its
 /// targets added to the rank (0: the bound alone).
@@ -894,65 +610,40 @@ pub type Ranking = (Priority, i32);
 
 #[cfg(test)]
 mod tests {
+    use super::advice::RANK_BANDS;
     use super::runs::leads_to;
     use super::*;
 
-    /// What a side borrows, for a map text.
-    struct Fixture {
-        board: Board,
-        zobrist: Zobrist,
-        packing: Packing,
-    }
-
-    impl Fixture {
-        fn of(text: &str) -> Fixture {
-            let board = Board::from_text(text);
-            let (zobrist, packing) = (Zobrist::new(board.n), Packing::analyse(&board));
-            Fixture { board, zobrist, packing }
-        }
-    }
-
-    /// A row of matching costs by cell (`Side::cost_rows`) is the row read from the
-    /// distances, both ways and with unreachable targets, as it is past the size limit.
-    #[test]
-    fn cost_rows_by_cell_match_the_distances() {
-        let text = "#######\n#@ $ .#\n# #$# #\n#  . ##\n#######\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
-        for direction in [Direction::Forward, Direction::Backward] {
-            let ranking = (Priority::Greedy, 0);
-            let mut side = Side::new(&board, &zobrist, &packing, direction, ranking, Switches::default(), 1 << 20);
-            assert!(!side.cost_rows.is_empty());
-            let rows = std::mem::take(&mut side.cost_rows);
-            let nb = side.nboxes;
-            let mut far = 0;
-            for c in 0..board.n as Cell {
-                side.fill_row(c);
-                assert_eq!(side.row[..nb], rows[c as usize * nb..(c as usize + 1) * nb]);
-                far += side.row[..nb].iter().filter(|&&x| x == IMPOSSIBLE).count();
-            }
-            assert!(far > 0, "the level has cells from which some target cannot be reached");
-        }
+    /// The context of the level a map text describes. Its parts are leaked: a test's few
+    /// small levels live until the process ends anyway.
+    fn context(text: &str) -> Context<'static> {
+        let board: &Board = Box::leak(Box::new(Board::from_text(text)));
+        let zobrist = Box::leak(Box::new(Zobrist::new(board.n)));
+        let packing = Box::leak(Box::new(Packing::analyse(board)));
+        Context { board, zobrist, packing }
     }
 
     /// A side's table and its cost rows together stay within the memory it is given.
     #[test]
     fn cost_rows_are_paid_from_the_sides_memory() {
-        let Fixture { board, zobrist, packing } = Fixture::of(MICROBAN_126);
+        let cx = context(MICROBAN_126);
+        let board = cx.board;
         let nodes = 1000;
         let node_bytes = Table::bytes_per_node(board.start_boxes.len() + 1);
         let rows_bytes = board.n * board.start_boxes.len() * std::mem::size_of::<i32>();
         let memory = rows_bytes + nodes * node_bytes;
         let ranking = (Priority::Greedy, 0);
-        let side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, Switches::default(), memory);
-        assert_eq!(side.cost_rows.len() * std::mem::size_of::<i32>(), rows_bytes);
+        let side = Side::new(cx, Direction::Forward, ranking, Switches::default(), memory);
+        assert_eq!(side.bound.rows_bytes(), rows_bytes);
         assert_eq!(side.table.capacity(), nodes);
     }
 
     /// Expand the start position once; returns the box layouts stored.
-    fn layouts_after_one_expansion(text: &str, switches: Switches) -> (Board, Vec<Vec<Cell>>) {
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
+    fn layouts_after_one_expansion(text: &str, switches: Switches) -> (&'static Board, Vec<Vec<Cell>>) {
+        let cx = context(text);
+        let board = cx.board;
         let ranking = (Priority::Greedy, 0);
-        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
+        let mut side = Side::new(cx, Direction::Forward, ranking, switches, 1 << 20);
         let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
         side.add_root(&board.start_boxes, board.start_player).unwrap();
         side.expand(&other, &Budget::nodes(10, 1 << 20));
@@ -965,13 +656,14 @@ mod tests {
     fn the_forward_side_counts_the_boxes_in_doorways_as_they_move() {
         // The corridor (4,2) joins two rooms; so do its mouths (3,2) and (5,2).
         let map = "#########\n#@  #  .#\n# $ $ $ #\n#.  # . #\n#########\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(map);
+        let cx = context(map);
+        let board = cx.board;
         let ranking = (Priority::Features, 0);
         let at = |x, y| board.cell_at(x, y);
         let boxes = [at(3, 2), at(6, 2)];
-        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, Switches::default(), 1 << 20);
-        assert_eq!(side.doorways(&boxes), 1);
-        side.parent_doorways = side.doorways(&boxes);
+        let mut side = Side::new(cx, Direction::Forward, ranking, Switches::default(), 1 << 20);
+        assert_eq!(side.advice.doorways(&boxes), 1);
+        side.advice.parent_doorways = side.advice.doorways(&boxes);
         let child = |slot: usize, from: Cell, to: Cell, d: u8| Child {
             node: 0,
             slot,
@@ -983,12 +675,12 @@ mod tests {
             box_hash: 0,
             packed: 0,
         };
-        assert_eq!(side.child_doorways(&child(0, at(3, 2), at(2, 2), 2)), 0, "out of the mouth into a room");
-        assert_eq!(side.child_doorways(&child(1, at(6, 2), at(5, 2), 2)), 2, "into the other mouth");
-        assert_eq!(side.child_doorways(&child(1, at(6, 2), at(6, 3), 1)), 1, "about a room");
+        assert_eq!(side.advice.child_doorways(&child(0, at(3, 2), at(2, 2), 2)), 0, "out of the mouth into a room");
+        assert_eq!(side.advice.child_doorways(&child(1, at(6, 2), at(5, 2), 2)), 2, "into the other mouth");
+        assert_eq!(side.advice.child_doorways(&child(1, at(6, 2), at(6, 3), 1)), 1, "about a room");
         let switches = Switches::default();
-        let backward = Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, switches, 1 << 20);
-        assert_eq!(backward.doorways(&boxes), 0);
+        let backward = Side::new(cx, Direction::Backward, ranking, switches, 1 << 20);
+        assert_eq!(backward.advice.doorways(&boxes), 0);
     }
 
     #[test]
@@ -1008,17 +700,18 @@ mod tests {
     #[test]
     fn a_push_no_advisor_suggests_weighs_one_more_than_its_parent() {
         let map = "#######\n#     #\n#     #\n#@$.  #\n#     #\n#     #\n#######\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(map);
+        let cx = context(map);
+        let board = cx.board;
         let switches = Switches { advisor_weights: true, packing_macro: false, ..Switches::default() };
         let ranking = (Priority::Alternation, 0);
-        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
+        let mut side = Side::new(cx, Direction::Forward, ranking, switches, 1 << 20);
         let other = Table::with_budget(2, 1 << 16);
         let root = side.add_root(&board.start_boxes, board.start_player).unwrap();
         side.expand(&other, &Budget::nodes(10, 1 << 20));
         let goal = board.goals[0];
         let children: Vec<(Cell, u16)> = (0..side.table.len() as u32)
             .filter(|&i| i != root)
-            .map(|i| (side.table.key(i)[0], side.weights[i as usize]))
+            .map(|i| (side.table.key(i)[0], side.advice.weights[i as usize]))
             .collect();
         // Up, down and right: only the push onto the goal is the packing advisor's.
         assert_eq!(children.len(), 3, "{:?}", children);
@@ -1029,14 +722,10 @@ mod tests {
 
     /// A forward side in feature cells, its start and then its best nodes expanded six
     /// times in all.
-    fn expanded_six_times<'a>(
-        board: &'a Board,
-        zobrist: &'a Zobrist,
-        packing: &'a Packing,
-        switches: Switches,
-    ) -> Side<'a> {
+    fn expanded_six_times<'a>(cx: Context<'a>, switches: Switches) -> Side<'a> {
         let ranking = (Priority::Features, 0);
-        let mut side = Side::new(board, zobrist, packing, Direction::Forward, ranking, switches, 1 << 20);
+        let mut side = Side::new(cx, Direction::Forward, ranking, switches, 1 << 20);
+        let board = cx.board;
         let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
         side.add_root(&board.start_boxes, board.start_player).unwrap();
         for _ in 0..6 {
@@ -1056,12 +745,13 @@ mod tests {
     #[test]
     fn with_box_move_weights_only_a_push_of_another_box_weighs_one_more() {
         let text = "#########\n#.      #\n#       #\n#  $    #\n#   @   #\n#    $  #\n#      .#\n#########\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
+        let cx = context(text);
+        let board = cx.board;
         let switches =
             Switches { advisor_weights: true, box_move_weights: true, packing_macro: false, ..Switches::default() };
-        let side = expanded_six_times(&board, &zobrist, &packing, switches);
+        let side = expanded_six_times(cx, switches);
         let mut reach = Reach::new(board.n);
-        let mut layout = |i: u32| packed_and_areas(&board, &mut reach, &side.table.key(i)[..2]);
+        let mut layout = |i: u32| packed_and_areas(board, &mut reach, &side.table.key(i)[..2]);
         let (mut same, mut other_box) = (0, 0);
         for i in 1..side.table.len() as u32 {
             let p = side.table.parent(i);
@@ -1070,8 +760,8 @@ mod tests {
             let same_box = side.table.push_of(i).from == side.table.push_of(p).to;
             same += same_box as u32;
             other_box += !same_box as u32;
-            let expected = side.weights[p as usize] + !(advised || same_box) as u16;
-            assert_eq!(side.weights[i as usize], expected, "node {}", i);
+            let expected = side.advice.weights[p as usize] + !(advised || same_box) as u16;
+            assert_eq!(side.advice.weights[i as usize], expected, "node {}", i);
         }
         assert!(same > 0 && other_box > 0, "{} {}", same, other_box);
     }
@@ -1081,16 +771,17 @@ mod tests {
         // The box at the corridor's end is in the way of the one on the left; the player
         // walks round by the top, where no box can go.
         let text = "###########\n#         #\n# ####### #\n#   ###   #\n# $    $. #\n#   ### @.#\n###########\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
-        let spots = &packing.hotspots;
+        let cx = context(text);
+        let board = cx.board;
+        let spots = &cx.packing.hotspots;
         assert_eq!(spots.pairs(&board.start_boxes), 1);
         let switches =
             Switches { advisor_weights: true, hotspot_weights: true, packing_macro: false, ..Switches::default() };
-        let side = expanded_six_times(&board, &zobrist, &packing, switches);
+        let side = expanded_six_times(cx, switches);
         let mut reach = Reach::new(board.n);
         let mut layout = |i: u32| {
             let boxes = &side.table.key(i)[..2];
-            let (packed, areas) = packed_and_areas(&board, &mut reach, boxes);
+            let (packed, areas) = packed_and_areas(board, &mut reach, boxes);
             (packed, areas, spots.pairs(boxes))
         };
         let mut unblocked_only = 0;
@@ -1100,8 +791,8 @@ mod tests {
             let advised = packed > parent_packed || areas < parent_areas;
             let unblocks = pairs < parent_pairs;
             unblocked_only += (unblocks && !advised) as u32;
-            let expected = side.weights[p as usize] + !(advised || unblocks) as u16;
-            assert_eq!(side.weights[i as usize], expected, "node {}", i);
+            let expected = side.advice.weights[p as usize] + !(advised || unblocks) as u16;
+            assert_eq!(side.advice.weights[i as usize], expected, "node {}", i);
         }
         assert!(unblocked_only > 0);
     }
@@ -1109,44 +800,45 @@ mod tests {
     #[test]
     fn weighted_cells_rank_by_weight_then_by_rank_band() {
         let map = "#######\n#     #\n#     #\n#@$.  #\n#     #\n#     #\n#######\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(map);
+        let cx = context(map);
+        let board = cx.board;
         let switches = Switches { advisor_weights: true, ..Switches::default() };
         let ranking = (Priority::Alternation, 0);
-        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, 1 << 20);
+        let mut side = Side::new(cx, Direction::Forward, ranking, switches, 1 << 20);
         side.add_root(&board.start_boxes, board.start_player).unwrap();
-        assert_eq!(side.root_rank, 1); // the root's bound: one push
-                                       // With a root rank of 31 the bands are two ranks wide.
-        side.root_rank = 31;
-        let (near, far) = (side.cell_priority(1, 3, 1), side.cell_priority(2, 20, 1));
+        assert_eq!(side.advice.root_rank, 1); // the root's bound: one push
+                                              // With a root rank of 31 the bands are two ranks wide.
+        side.advice.root_rank = 31;
+        let (near, far) = (side.advice.cell_priority(1, 3, 1), side.advice.cell_priority(2, 20, 1));
         assert!(near < far);
-        assert_eq!(side.cell_priority(3, 2, 1), near);
-        assert!(far < side.cell_priority(4, 0, 2));
+        assert_eq!(side.advice.cell_priority(3, 2, 1), near);
+        assert!(far < side.advice.cell_priority(4, 0, 2));
         // Far beyond the root's rank, the last band of its weight.
-        assert_eq!(side.cell_priority(5, 500, 1), 2 * RANK_BANDS - 1);
+        assert_eq!(side.advice.cell_priority(5, 500, 1), 2 * RANK_BANDS - 1);
     }
 
     #[test]
     fn only_a_box_the_player_can_push_now_tries_the_macro() {
-        let Fixture { board, zobrist, packing } = Fixture::of("#######\n#@    #\n# $$  #\n#     #\n#   ..#\n#######\n");
+        let cx = context("#######\n#@    #\n# $$  #\n#     #\n#   ..#\n#######\n");
+        let board = cx.board;
         let ranking = (Priority::Greedy, 0);
         // A made-up layout, set by hand: only `occupied` and the player's area matter.
-        let mut side = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, Switches::default(), 1 << 20);
+        let mut side = Side::new(cx, Direction::Forward, ranking, Switches::default(), 1 << 20);
         let centre = board.cell_at(3, 2);
         // Boxes left, right and below the centre one: it can only go up, from below.
         for c in [centre, board.cell_at(2, 2), board.cell_at(4, 2), board.cell_at(3, 3)] {
-            side.occupied[c as usize] = true;
+            side.pos.occupied[c as usize] = true;
         }
-        side.reach.fill(&board, &side.occupied, board.start_player);
-        assert!(!side.can_push_now(centre));
+        side.pos.reach.fill(board, &side.pos.occupied, board.start_player);
+        assert!(!side.pos.can_push_now(board, centre));
         // The right-hand box can go down, the player standing above it.
-        assert!(side.can_push_now(board.cell_at(4, 2)));
+        assert!(side.pos.can_push_now(board, board.cell_at(4, 2)));
     }
 
     #[test]
     fn each_box_off_target_adds_the_weight_to_the_rank() {
-        let Fixture { board, zobrist, packing } = Fixture::of("#######\n#@$ $.#\n#   . #\n#######\n");
-        let side =
-            |ranking| Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, Switches::default(), 1 << 20);
+        let cx = context("#######\n#@$ $.#\n#   . #\n#######\n");
+        let side = |ranking| Side::new(cx, Direction::Backward, ranking, Switches::default(), 1 << 20);
         let plain = side((Priority::Greedy, 0));
         assert_eq!(plain.priority_of(7, 3, 0), 7);
         let weighted = side((Priority::Greedy, 3));
@@ -1167,23 +859,24 @@ mod tests {
     /// expansions together.
     #[test]
     fn a_backward_side_carried_on_searches_as_one_long_search() {
-        let Fixture { board, zobrist, packing } = Fixture::of(MICROBAN_126);
+        let cx = context(MICROBAN_126);
+        let board = cx.board;
         let (mode, switches) = (Mode::Bidirectional, Switches::default());
         let ranking = (Priority::Alternation, 0);
         let memory = 1 << 22;
-        let mut carried = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let mut carried = backward_side(cx, mode, ranking, switches, memory);
         let mut expanded = 0;
-        let lessons = &mut Lessons::new(&board);
+        let lessons = &mut Lessons::new(board);
         for _ in 0..3 {
             let budget = Budget::nodes(50, memory);
             let sides = Backward::one(&mut carried);
-            let run = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+            let run = run(cx, mode, ranking, sides, lessons, switches, &budget, &[]);
             assert!(matches!(run.outcome, Outcome::OutOfTime), "solved within a run: the test proves nothing");
             assert!(run.backward_expanded > 0);
             expanded += run.backward_expanded;
         }
         assert_eq!(carried.stats.expanded, expanded);
-        let mut alone = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let mut alone = backward_side(cx, mode, ranking, switches, memory);
         let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
         for _ in 0..expanded {
             assert!(matches!(alone.expand(&other, &Budget::nodes(u64::MAX, memory)), Step::Expanded));
@@ -1199,29 +892,30 @@ mod tests {
     /// expansions: forward, backward in all, and the shared side's.
     fn turns_on_microban_126(switches: Switches, nodes: u64, with_second: bool) -> (u64, u64, u64) {
         let level = crate::level::Level::parse(MICROBAN_126).unwrap();
-        let Fixture { board, zobrist, packing } = Fixture::of(MICROBAN_126);
+        let cx = context(MICROBAN_126);
+        let board = cx.board;
         let mode = Mode::Bidirectional;
         let ranking = (Priority::Alternation, 0);
         let memory = 1 << 22;
-        let lessons = &mut Lessons::new(&board);
-        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
-        let second_side = || second_backward_side(&board, &zobrist, &packing, ranking, switches, memory);
+        let lessons = &mut Lessons::new(board);
+        let mut bwd = backward_side(cx, mode, ranking, switches, memory);
+        let second_side = || second_backward_side(cx, ranking, switches, memory);
         let mut second = with_second.then(second_side);
         let budget = Budget::nodes(nodes, memory);
         let sides = Backward { shared: &mut bwd, second: second.as_mut() };
-        let first = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+        let first = run(cx, mode, ranking, sides, lessons, switches, &budget, &[]);
         assert!(matches!(first.outcome, Outcome::OutOfTime), "solved at once: the test proves nothing");
         let counts = (first.forward.expanded, first.backward_expanded, bwd.stats.expanded);
         let stored = bwd.table.len();
         let budget = Budget::nodes(100_000, memory);
         let sides = Backward { shared: &mut bwd, second: second.as_mut() };
-        let last = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+        let last = run(cx, mode, ranking, sides, lessons, switches, &budget, &[]);
         assert!(bwd.table.len() >= stored);
         let pushes = match last.outcome {
             Outcome::Solved(p) => p,
             other => panic!("{:?}", other),
         };
-        let moves = crate::solution::assemble(&board, &packing, &pushes).unwrap();
+        let moves = crate::solution::assemble(board, cx.packing, &pushes).unwrap();
         crate::solution::replay(&level, &moves).unwrap();
         counts
     }
@@ -1252,12 +946,13 @@ mod tests {
     /// A forward child stored only in the second backward side's table meets it there.
     #[test]
     fn a_forward_child_meets_the_second_backward_table() {
-        let Fixture { board, zobrist, packing } = Fixture::of("#####\n#@$.#\n#####\n");
+        let cx = context("#####\n#@$.#\n#####\n");
+        let board = cx.board;
         let ranking = (Priority::Alternation, 0);
         let (switches, memory) = (Switches::default(), 1 << 20);
-        let empty = Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, switches, memory);
-        let second = second_backward_side(&board, &zobrist, &packing, ranking, switches, memory);
-        let mut fwd = Side::new(&board, &zobrist, &packing, Direction::Forward, ranking, switches, memory);
+        let empty = Side::new(cx, Direction::Backward, ranking, switches, memory);
+        let second = second_backward_side(cx, ranking, switches, memory);
+        let mut fwd = Side::new(cx, Direction::Forward, ranking, switches, memory);
         fwd.add_root(&board.start_boxes, board.start_player);
         let other = Opposite { table: &empty.table, second: Some(&second.table) };
         let step = fwd.expand_against(other, &Budget::nodes(10, memory));
@@ -1268,12 +963,13 @@ mod tests {
     /// waits in its parent's cell; without, it opens a cell of its own.
     #[test]
     fn a_backward_child_that_improves_nothing_waits_in_its_parents_cell() {
-        let Fixture { board, zobrist, packing } = Fixture::of("#######\n#@ $ .#\n#######\n");
+        let cx = context("#######\n#@ $ .#\n#######\n");
+        let board = cx.board;
         let ranking = (Priority::Features, 0);
         let memory = 1 << 20;
         let cells = |parent_cells: bool| {
             let switches = Switches { parent_cells, ..Switches::default() };
-            let mut side = Side::new(&board, &zobrist, &packing, Direction::Backward, ranking, switches, memory);
+            let mut side = Side::new(cx, Direction::Backward, ranking, switches, memory);
             side.add_solved_roots();
             let empty = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
             side.expand(&empty, &Budget::nodes(10, memory));
@@ -1289,21 +985,22 @@ mod tests {
     fn whole_box_moves_alone_solve_a_level_whose_plan_replays() {
         let text = "#########\n#@      #\n# $   $ #\n#   #   #\n#.  #  .#\n#########\n";
         let level = crate::level::Level::parse(text).unwrap();
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
+        let cx = context(text);
+        let board = cx.board;
         let mode = Mode::Forward;
         let switches = Switches { whole_box_moves: true, packing_macro: false, ..Switches::default() };
         let ranking = (Priority::Greedy, 0);
         let memory = 1 << 22;
-        let lessons = &mut Lessons::new(&board);
-        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let lessons = &mut Lessons::new(board);
+        let mut bwd = backward_side(cx, mode, ranking, switches, memory);
         let budget = Budget::nodes(100, memory);
         let sides = Backward::one(&mut bwd);
-        let run = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+        let run = run(cx, mode, ranking, sides, lessons, switches, &budget, &[]);
         let plan = match run.outcome {
             Outcome::Solved(p) => p,
             other => panic!("{:?}", other),
         };
-        let moves = crate::solution::assemble(&board, &packing, &plan).unwrap();
+        let moves = crate::solution::assemble(board, cx.packing, &plan).unwrap();
         crate::solution::replay(&level, &moves).unwrap();
         let pushes = moves.iter().filter(|m| m.push).count();
         assert!(plan.iter().any(|p| p.via == Via::Path), "no box moved more than one push");
@@ -1316,14 +1013,15 @@ mod tests {
     fn a_run_from_waypoints_goes_on_from_them_and_its_plan_replays_from_the_start() {
         let text = "##########\n#@       #\n# $ $ $  #\n#        #\n#        #\n#  . . . #\n##########\n";
         let level = crate::level::Level::parse(text).unwrap();
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
+        let cx = context(text);
+        let board = cx.board;
         let switches = Switches { packing_macro: false, ..Switches::default() };
         let (mode, ranking, memory) = (Mode::Forward, (Priority::Greedy, 0), 1 << 22);
-        let lessons = &mut Lessons::new(&board);
-        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let lessons = &mut Lessons::new(board);
+        let mut bwd = backward_side(cx, mode, ranking, switches, memory);
         let budget = Budget::nodes(3, memory);
         let sides = Backward::one(&mut bwd);
-        let short = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[]);
+        let short = run(cx, mode, ranking, sides, lessons, switches, &budget, &[]);
         assert!(matches!(short.outcome, Outcome::OutOfTime), "{:?}", short.outcome);
         assert_eq!(short.most_packed.len(), WAYPOINTS);
         for w in &short.most_packed {
@@ -1332,13 +1030,13 @@ mod tests {
         let budget = Budget::nodes(100_000, memory);
         let from = &short.most_packed;
         let sides = Backward::one(&mut bwd);
-        let on = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, from);
+        let on = run(cx, mode, ranking, sides, lessons, switches, &budget, from);
         let plan = match on.outcome {
             Outcome::Solved(p) => p,
             other => panic!("{:?}", other),
         };
         assert!(short.most_packed.iter().any(|w| plan.starts_with(&w.pushes)), "the plan starts at no waypoint");
-        let moves = crate::solution::assemble(&board, &packing, &plan).unwrap();
+        let moves = crate::solution::assemble(board, cx.packing, &plan).unwrap();
         crate::solution::replay(&level, &moves).unwrap();
     }
 
@@ -1346,15 +1044,16 @@ mod tests {
     fn a_run_from_a_dead_waypoint_proves_nothing() {
         // The box in the corner is stuck, but the level itself is solvable.
         let text = "######\n#@  .#\n# $  #\n#$  .#\n######\n";
-        let Fixture { board, zobrist, packing } = Fixture::of(text);
+        let cx = context(text);
+        let board = cx.board;
         let (mode, switches, ranking, memory) = (Mode::Forward, Switches::default(), (Priority::Greedy, 0), 1 << 20);
-        let lessons = &mut Lessons::new(&board);
-        let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+        let lessons = &mut Lessons::new(board);
+        let mut bwd = backward_side(cx, mode, ranking, switches, memory);
         let boxes = vec![board.cell_at(2, 2), board.cell_at(1, 3)];
         let stuck = Waypoint { boxes, player: board.start_player, pushes: vec![] };
         let budget = Budget::nodes(1000, memory);
         let sides = Backward::one(&mut bwd);
-        let r = run(&board, &packing, &zobrist, mode, ranking, sides, lessons, switches, &budget, &[stuck]);
+        let r = run(cx, mode, ranking, sides, lessons, switches, &budget, &[stuck]);
         assert!(matches!(r.outcome, Outcome::OutOfTime), "{:?}", r.outcome);
     }
 
@@ -1369,15 +1068,16 @@ mod tests {
             "######  ###  ...  #\n     #### # #...# #\n          # ### # #\n          #       #\n",
             "          #########\n"
         );
-        let Fixture { board, zobrist, packing } = Fixture::of(map);
+        let cx = context(map);
+        let board = cx.board;
         let (mode, switches) = (Mode::Bidirectional, Switches::default());
         let ranking = (Priority::Alternation, 0);
         let memory = 1 << 24;
-        let lessons = &mut Lessons::new(&board);
+        let lessons = &mut Lessons::new(board);
         let mut once = || {
-            let mut bwd = backward_side(&board, &zobrist, &packing, mode, ranking, switches, memory);
+            let mut bwd = backward_side(cx, mode, ranking, switches, memory);
             let budget = Budget::nodes(4000, memory);
-            run(&board, &packing, &zobrist, mode, ranking, Backward::one(&mut bwd), lessons, switches, &budget, &[])
+            run(cx, mode, ranking, Backward::one(&mut bwd), lessons, switches, &budget, &[])
         };
         let (first, second) = (once(), once());
         assert!(first.forward.corral_searches > 100, "too few corrals: the test proves nothing");

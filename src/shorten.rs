@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use crate::board::{Board, Cell, NONE};
 use crate::budget::Budget;
 use crate::reach::Reach;
-use crate::table::Push;
+use crate::state::Push;
 
 /// Stretches longer than this many pushes are not searched again.
 const MAX_WINDOW: usize = 24;

@@ -2,9 +2,10 @@
 //! formats, and an independent replay on the original grid before anything is printed.
 
 use crate::board::{Board, Cell, DIRS, NONE};
+use crate::box_path::BoxPath;
 use crate::level::Level;
-use crate::packing::{BoxPath, Packing};
-use crate::table::{Push, Via};
+use crate::packing::Packing;
+use crate::state::{Push, Via};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {

@@ -6,10 +6,10 @@ use crate::budget::Budget;
 use crate::level::Level;
 use crate::packing::Packing;
 use crate::schedule::{self, Phase};
-use crate::search::{self, Mode, Outcome, Priority, Ranking, Side, Stats, Switches};
+use crate::search::{self, Context, Mode, Outcome, Priority, Ranking, Side, Stats, Switches};
 use crate::solution::{self, Move};
+use crate::state::Push;
 use crate::state::Zobrist;
-use crate::table::Push;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -133,7 +133,9 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
         report.verdict = Verdict::InvalidOptions(why);
         return report;
     }
-    let outcome = portfolio(&board, &packing, phases, options, budget, &mut report);
+    let zobrist = Zobrist::new(board.n);
+    let cx = Context { board: &board, zobrist: &zobrist, packing: &packing };
+    let outcome = portfolio(cx, phases, options, budget, &mut report);
     report.verdict = match outcome {
         Outcome::Solved(plan) => {
             let searched = report.forward.expanded + report.backward.expanded;
@@ -167,19 +169,12 @@ fn phases_for(packing: &Packing, options: &Options) -> Vec<Phase> {
 }
 
 /// Run `phases` (see `phases_for`) in order; a proof of unsolvability from any of them is
-/// final. Phases whose backward sides would search alike (the same ranking) share one. Each forward side takes over what the last one
-/// proved (`search::Lessons`): on xsokoban 44 and 71 at 1,000,000 nodes that halves the
-/// positions the corral searches visit, the search itself unchanged. Some phases run a
+/// final. Phases whose backward sides would search alike (the same ranking) share one.
+/// Each forward side takes over what the last one proved (`search::Lessons`), so the
+/// corral searches are not made again, the search itself unchanged. Some phases run a
 /// second backward side beside the shared one (`Phase::second_backward`).
-fn portfolio(
-    board: &Board,
-    packing: &Packing,
-    phases: Vec<Phase>,
-    options: &Options,
-    budget: &Budget,
-    report: &mut Report,
-) -> Outcome {
-    let zobrist = Zobrist::new(board.n);
+fn portfolio(cx: Context, phases: Vec<Phase>, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
+    let board = cx.board;
     let cost = schedule::expansion_cost(board.n, board.start_boxes.len());
     let mut backward: Option<(Ranking, Side)> = None;
     let mut lessons = search::Lessons::new(board);
@@ -203,15 +198,7 @@ fn portfolio(
         }
         let bwd = &mut backward
             .get_or_insert_with(|| {
-                let side = search::backward_side(
-                    board,
-                    &zobrist,
-                    packing,
-                    options.mode,
-                    bwd_ranking,
-                    switches,
-                    budget.memory_bytes,
-                );
+                let side = search::backward_side(cx, options.mode, bwd_ranking, switches, budget.memory_bytes);
                 (bwd_ranking, side)
             })
             .1;
@@ -227,13 +214,12 @@ fn portfolio(
             retire_side(second.take(), report);
         } else if second.is_none() {
             let memory = budget.memory_bytes;
-            second = Some(search::second_backward_side(board, &zobrist, packing, bwd_ranking, switches, memory));
+            second = Some(search::second_backward_side(cx, bwd_ranking, switches, memory));
         }
         let (mode, lessons) = (options.mode, &mut lessons);
         let from = if p.from_most_packed { &most_packed[..] } else { &[] };
         let sides = search::Backward { shared: bwd, second: second.as_mut() };
-        let run =
-            search::run(board, packing, &zobrist, mode, fwd_ranking, sides, lessons, switches, &phase_budget, from);
+        let run = search::run(cx, mode, fwd_ranking, sides, lessons, switches, &phase_budget, from);
         most_packed = run.most_packed;
         report.forward.add(&run.forward);
         report.backward.expanded += run.backward_expanded;

@@ -10,10 +10,10 @@
 //!  2. Dead squares (`Board::dead_fwd`): from there a lone box reaches no goal.
 //!  3. Dead from a side the player cannot leave (`Board::dead_fwd_sides`, `dead_from`).
 //!     Both: `no_solvable_position_has_a_box_on_a_dead_square_or_dead_side`
-//!  4. Freeze deadlocks (`deadlock::Freeze`): a box frozen off its goal, or pinned by one.
-//!  5. Goals cut off by boxes frozen on goals (`deadlock::GoalCut`).
+//!  4. Freeze deadlocks (`freeze::Freeze`): a box frozen off its goal, or pinned by one.
+//!  5. Goals cut off by boxes frozen on goals (`freeze::GoalCut`).
 //!     Both: `freeze_deadlocks_and_goals_cut_off_are_unsolvable`
-//!  6. The board left by boxes frozen on goals (`frozen::FrozenWalls`: `dead` for a
+//!  6. The board left by boxes frozen on goals (`frozen_goals::FrozenWalls`: `dead` for a
 //!     position, `child_dead` for its children). `frozen_walls_cut_only_unsolvable_positions`
 //!  7. PI-corral deadlocks (`corral::Corral::Deadlock`): a PI-corral with work and no push.
 //!  8. PI-corral pruning (`corral::Corral::Only`): only the corral's pushes are made; a
@@ -56,12 +56,12 @@ use crate::bound::{Matching, IMPOSSIBLE};
 use crate::budget::Budget;
 use crate::corral::{Corral, Corrals};
 use crate::corral_deadlock::CorralDeadlocks;
-use crate::deadlock::{Freeze, Frozen, GoalCut};
-use crate::frozen::FrozenWalls;
+use crate::freeze::{Freeze, Frozen, GoalCut};
+use crate::frozen_goals::FrozenWalls;
 use crate::level::Level;
 use crate::packing::Packing;
 use crate::reach::{Areas, Reach};
-use crate::search::{Direction, Mode, Priority, Side, Stats, Switches};
+use crate::search::{Context, Direction, Mode, Priority, Side, Stats, Switches};
 use crate::solver::{self, Options, Verdict};
 use crate::state::Zobrist;
 use crate::table::Table;
@@ -313,7 +313,7 @@ struct Expansion {
 fn expand(p: &Position, packing: &Packing, zobrist: &Zobrist, direction: Direction, switches: Switches) -> Expansion {
     let (board, nb) = (p.board, p.boxes.len());
     let memory = 1 << 16;
-    let mut side = Side::new(board, zobrist, packing, direction, (Priority::Greedy, 0), switches, memory);
+    let mut side = Side::new(Context { board, zobrist, packing }, direction, (Priority::Greedy, 0), switches, memory);
     let other = Table::with_budget(nb + 1, 1 << 12);
     if side.add_root(&p.boxes, p.player).is_none() {
         return Expansion { children: None, stats: side.stats, incomplete: false };

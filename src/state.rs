@@ -1,5 +1,5 @@
-//! The search state: a sorted list of box cells plus one canonical player cell, and the
-//! Zobrist keys that hash it incrementally.
+//! The search state: a sorted list of box cells plus one canonical player cell, the
+//! Zobrist keys that hash it incrementally, and the pushes that lead from state to state.
 //!
 //! A key is `boxes (sorted ascending) ++ [normalised player]`, all `u16`. The player is
 //! normalised to the smallest cell of his reachable area, so two positions that differ
@@ -45,6 +45,37 @@ impl Zobrist {
     pub fn of_key(&self, key: &[Cell]) -> u64 {
         let (boxes, player) = key.split_at(key.len() - 1);
         self.of_boxes(boxes) ^ self.player[player[0] as usize]
+    }
+}
+
+/// The move that produced a node, in forward terms: the box on `from` is pushed in
+/// direction `dir` and ends on `to`. Usually `to` is the next cell; a macro (several
+/// pushes of one box) has a farther `to`, and `via` says how its pushes are found
+/// again when the answer is assembled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Push {
+    pub from: Cell,
+    pub dir: u8,
+    pub via: Via,
+    pub to: Cell,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// One push: `to` is the next cell.
+    Step,
+    /// Straight on through a tunnel, all pushes in `dir`.
+    Tunnel,
+    /// Into a goal room and on to a goal along the fewest pushes inside the room.
+    Room,
+    /// From anywhere to any cell along the fewest pushes, the other boxes standing still
+    /// (packing macros and whole box moves).
+    Path,
+}
+
+impl Push {
+    pub fn step(from: Cell, dir: u8, to: Cell) -> Push {
+        Push { from, dir, via: Via::Step, to }
     }
 }
 

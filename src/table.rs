@@ -10,38 +10,9 @@
 //! merge two states.
 
 use crate::board::Cell;
+use crate::state::Push;
 
 pub const NO_PARENT: u32 = u32::MAX;
-
-/// The move that produced a node, in forward terms: the box on `from` is pushed in
-/// direction `dir` and ends on `to`. Usually `to` is the next cell; a macro (several
-/// pushes of one box) has a farther `to`, and `via` says how its pushes are found
-/// again when the answer is assembled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Push {
-    pub from: Cell,
-    pub dir: u8,
-    pub via: Via,
-    pub to: Cell,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Via {
-    /// One push: `to` is the next cell.
-    Step,
-    /// Straight on through a tunnel, all pushes in `dir`.
-    Tunnel,
-    /// Into a goal room and on to a goal along the fewest pushes inside the room.
-    Room,
-    /// From anywhere to a goal along the fewest pushes, the other boxes standing still.
-    Path,
-}
-
-impl Push {
-    pub fn step(from: Cell, dir: u8, to: Cell) -> Push {
-        Push { from, dir, via: Via::Step, to }
-    }
-}
 
 pub struct Table {
     stride: usize,

@@ -5,29 +5,38 @@
 use super::*;
 
 /// Whole box moves (`Switches::whole_box_moves`) park a box on at most this many cells
-/// off the goals, farthest first. Searching alone by advisor weight for 10 s, 2 solved
-/// 53 xsokoban levels, xsokoban 71 among them (1.8 s); with 4, 71 took 9.1 s, and with
-/// every cell it was not solved.
+/// off the goals, farthest first: more cells make more children that lead nowhere, and
+/// solved fewer levels (docs/experiments/2026-11-22-whole-box-moves.md).
 const PARKING_CELLS: usize = 2;
+
+/// How many boxes, nearest first, try to reach a room's next goal in one move: more solved
+/// no more levels, at more cost per expansion (docs/experiments/2026-11-21-packing-macros.md).
+const PACKING_MACRO_BOXES: usize = 2;
+
+/// The macros' setting and scratch.
+pub(super) struct Macros {
+    /// How many boxes nearest a room's next goal try the packing macro (0: off).
+    packing_boxes: usize,
+    /// (distance to the goal, slot) of the boxes that may try it.
+    candidates: Vec<(u16, usize)>,
+    /// For `whole_box_moves`: the cells a box can get to, with their pushes.
+    reached: Vec<BoxMove>,
+    box_path: BoxPath,
+}
+
+impl Macros {
+    /// The macros of a side on `n` cells; `packing`: it tries packing macros (forward,
+    /// `Switches::packing_macro`).
+    pub fn new(n: usize, packing: bool) -> Macros {
+        let packing_boxes = if packing && n <= PACKING_MACRO_MAX_CELLS { PACKING_MACRO_BOXES } else { 0 };
+        Macros { packing_boxes, candidates: Vec::new(), reached: Vec::new(), box_path: BoxPath::new(n) }
+    }
+}
 
 impl<'a> Side<'a> {
     /// Expand the best open node. `other` is the opposite side's table, for meeting.
     pub(crate) fn expand(&mut self, other: &Table, budget: &Budget) -> Step {
         self.expand_against(Opposite::one(other), budget)
-    }
-
-    /// The forward cuts that look beyond the node's own pushes: its corrals searched to
-    /// the end, and the board its boxes frozen on goals leave. Each counts what it cut.
-    fn proved_dead(&mut self, player: Cell) -> bool {
-        if self.switches.corral && self.corral_deadlocks.any_dead(self.board, &self.corrals, &self.boxes, player) {
-            self.stats.dead_corral_search += 1;
-            return true;
-        }
-        if self.switches.freeze && self.frozen_off.dead(self.board, &self.occupied, &self.boxes, player) {
-            self.stats.dead_frozen += 1;
-            return true;
-        }
-        false
     }
 
     /// `expand`, the children looked up in every table of `other`.
@@ -42,20 +51,19 @@ impl<'a> Side<'a> {
         };
         self.stats.expanded += 1;
         let nb = self.nboxes;
-        self.boxes.clear();
-        self.boxes.extend_from_slice(&self.table.key(node)[..nb]);
+        self.pos.boxes.clear();
+        self.pos.boxes.extend_from_slice(&self.table.key(node)[..nb]);
         let player = self.table.key(node)[nb];
         let depth = self.table.depth(node).saturating_add(1);
-        self.set_occupied(true);
+        self.pos.set_occupied(true);
         // Every area is labelled for the children; the player's also fills `reach`.
-        self.areas.label_with_reach(self.board, &self.occupied, player, &mut self.reach);
+        self.pos.areas.label_with_reach(self.cx.board, &self.pos.occupied, player, &mut self.pos.reach);
         let forward = self.direction == Direction::Forward;
-        let restricted = forward
-            && self.switches.corral
-            && match self.corrals.analyse(self.board, &self.occupied, &self.boxes, &self.reach, &self.areas) {
+        let restricted =
+            match self.pruners.corral(&self.pos.occupied, &self.pos.boxes, &self.pos.reach, &self.pos.areas) {
                 Corral::Deadlock => {
                     self.stats.dead_corral += 1;
-                    self.set_occupied(false);
+                    self.pos.set_occupied(false);
                     return Step::Expanded;
                 }
                 Corral::Only => {
@@ -64,26 +72,22 @@ impl<'a> Side<'a> {
                 }
                 Corral::None => false,
             };
-        if forward && self.proved_dead(player) {
-            self.set_occupied(false);
+        if self.pruners.proved_dead(&self.pos.occupied, &self.pos.boxes, player, &mut self.stats) {
+            self.pos.set_occupied(false);
             return Step::Expanded;
         }
         // Children re-solve only their moved box's row of the parent's matching.
         if self.switches.matching {
-            self.bound_of_parent();
+            self.bound.of_parent(&self.pos.boxes);
         }
-        let box_hash = self.zobrist.of_boxes(&self.boxes);
-        let packed = self.packed(&self.boxes);
-        self.parent_doorways = self.doorways(&self.boxes);
-        if self.weighs() {
-            self.parent_weight = self.weights[node as usize];
-            self.parent_moved = self.table.push_of(node).to;
-        }
+        let box_hash = self.cx.zobrist.of_boxes(&self.pos.boxes);
+        let packed = self.packed(&self.pos.boxes);
+        self.advice.expanding(node, &self.table, &self.pos.boxes);
 
         let strict = forward && self.switches.strict_rooms;
         let mut result = Step::Expanded;
         // Each whole move floods the floor once per (cell, side), like a packing macro.
-        let single_pushes = !(forward && self.switches.whole_box_moves && self.board.n <= PACKING_MACRO_MAX_CELLS);
+        let single_pushes = !(forward && self.switches.whole_box_moves && self.cx.board.n <= PACKING_MACRO_MAX_CELLS);
         let at = Expanding { node, player, depth, box_hash, packed, restricted };
         if !single_pushes {
             if let Some(step) = self.whole_box_moves(at, other, budget) {
@@ -91,32 +95,31 @@ impl<'a> Side<'a> {
             }
         }
         'boxes: for k in (0..nb).filter(|_| single_pushes) {
-            // On huge maps one expansion can take longer than the margin to the deadline.
             // The children not made are lost to a side carried into the next phase.
-            if (nb > 64 || self.board.n > 4000) && budget.past_deadline() {
+            if (nb > DEADLINE_CHECK_BOXES || self.cx.board.n > DEADLINE_CHECK_CELLS) && budget.past_deadline() {
                 self.incomplete = true;
                 break;
             }
-            let b = self.boxes[k];
-            if restricted && !self.corrals.allowed(b) {
+            let b = self.pos.boxes[k];
+            if restricted && !self.pruners.corrals.allowed(b) {
                 continue;
             }
-            if strict && self.packing.in_strict_room(b) {
+            if strict && self.cx.packing.in_strict_room(b) {
                 self.incomplete = true; // a box placed in an ordered room stays
                 continue;
             }
             for d in 0..4 {
-                let to = self.board.step(b, d);
-                if to == NONE || self.occupied[to as usize] || self.dead[to as usize] {
+                let to = self.cx.board.step(b, d);
+                if to == NONE || self.pos.occupied[to as usize] || self.pruners.dead[to as usize] {
                     continue;
                 }
                 // Where the player must stand, and where he ends up.
                 let (stand, after) =
-                    if forward { (self.board.step(b, d ^ 1), b) } else { (to, self.board.step(to, d)) };
-                if stand == NONE || !self.reach.reached(stand) {
+                    if forward { (self.cx.board.step(b, d ^ 1), b) } else { (to, self.cx.board.step(to, d)) };
+                if stand == NONE || !self.pos.reach.reached(stand) {
                     continue;
                 }
-                if !forward && (after == NONE || self.occupied[after as usize]) {
+                if !forward && (after == NONE || self.pos.occupied[after as usize]) {
                     continue;
                 }
                 // Through a tunnel the box goes on until it leaves it (or meets a goal).
@@ -131,19 +134,19 @@ impl<'a> Side<'a> {
                 } else {
                     (to, after, Via::Step)
                 };
-                let child_hash = box_hash ^ self.zobrist.boxes[b as usize] ^ self.zobrist.boxes[to as usize];
+                let child_hash = box_hash ^ self.cx.zobrist.boxes[b as usize] ^ self.cx.zobrist.boxes[to as usize];
                 self.table.prefetch(child_hash);
                 other.prefetch(child_hash);
-                if self.dead_child(b, to, after) {
+                if self.pruners.dead_child(&mut self.pos.occupied, &self.pos.boxes, b, to, after, &mut self.stats) {
                     continue;
                 }
-                let enters_room = strict && self.packing.in_strict_room(to);
+                let enters_room = strict && self.cx.packing.in_strict_room(to);
                 // Stored in forward terms: backward, the pull to -> after is the push back.
                 let push =
                     if forward { Push { via, ..Push::step(b, d as u8, to) } } else { Push::step(to, (d ^ 1) as u8, b) };
                 let child = Child { node, slot: k, from: b, to, player: after, push, depth, box_hash, packed };
-                let plain_allowed =
-                    !enters_room || self.packing.next_goal(self.packing.room[to as usize], &self.occupied) == Some(to);
+                let plain_allowed = !enters_room
+                    || self.cx.packing.next_goal(self.cx.packing.room[to as usize], &self.pos.occupied) == Some(to);
                 if plain_allowed {
                     if let Some(step) = self.emit(&child, other) {
                         result = step;
@@ -160,53 +163,13 @@ impl<'a> Side<'a> {
                 }
             }
         }
-        if forward && single_pushes && matches!(result, Step::Expanded) && self.macro_boxes > 0 {
+        if forward && single_pushes && matches!(result, Step::Expanded) && self.macros.packing_boxes > 0 {
             if let Some(step) = self.packing_macros(at, other, budget) {
                 result = step;
             }
         }
-        self.set_occupied(false);
+        self.pos.set_occupied(false);
         result
-    }
-
-    /// Is the child that moves the box on `b` to `to`, the player left on `after`, dead by
-    /// a rule that looks at the moved box alone (counted in `stats`)?
-    fn dead_child(&mut self, b: Cell, to: Cell, after: Cell) -> bool {
-        // The player ends on one side of the box; from there it may reach nothing.
-        if self.board.dead_from(self.dead_sides, to, after) {
-            self.stats.dead_sides += 1;
-            return true;
-        }
-        if self.direction == Direction::Backward || !self.switches.freeze {
-            return false;
-        }
-        self.occupied[b as usize] = false;
-        self.occupied[to as usize] = true;
-        // Counted as freeze deadlocks: a box frozen off its goal, or on a goal that it
-        // cuts off from the others.
-        let frozen = match self.freeze.assess(self.board, &self.occupied, to) {
-            Frozen::No => false,
-            Frozen::OnGoals => {
-                // Every box frozen on a goal is a wall, not only this group.
-                self.frozen_walls.clear();
-                self.frozen_walls.extend_from_slice(self.freeze.group());
-                let boxes = self.boxes.iter().map(|&x| if x == b { to } else { x });
-                self.freeze.frozen_on_goals(self.board, &self.occupied, boxes, &mut self.frozen_walls);
-                self.goal_cut.cuts_off(self.board, &self.occupied, &self.frozen_walls, &self.board.goals)
-            }
-            Frozen::OffGoal => true,
-        };
-        self.occupied[b as usize] = true;
-        self.occupied[to as usize] = false;
-        if frozen {
-            self.stats.dead_freeze += 1;
-            return true;
-        }
-        if self.frozen_off.child_dead(self.board, to, after) {
-            self.stats.dead_frozen += 1;
-            return true;
-        }
-        false
     }
 
     /// Packing macro (FESS's packing advisor): for each ordered room, the boxes nearest its
@@ -215,35 +178,35 @@ impl<'a> Side<'a> {
     /// child at once (its bound drops by the whole way), so a box goes home in one step
     /// instead of one push among many equal ones.
     fn packing_macros(&mut self, at: Expanding, other: Opposite, budget: &Budget) -> Option<Step> {
-        let n = self.board.n;
-        for r in 0..self.packing.order.len() {
-            let goal = match self.packing.next_goal(r as u16 + 1, &self.occupied) {
+        for r in 0..self.cx.packing.order.len() {
+            let goal = match self.cx.packing.next_goal(r as u16 + 1, &self.pos.occupied) {
                 Some(g) => g,
                 None => continue,
             };
-            let j = self.target_index[goal as usize] as usize;
-            self.candidates.clear();
+            let to_goal = self.bound.distances_to(goal);
+            self.macros.candidates.clear();
             for k in 0..self.nboxes {
-                let b = self.boxes[k];
-                if self.is_target[b as usize] || (at.restricted && !self.corrals.allowed(b)) {
+                let b = self.pos.boxes[k];
+                if self.is_target[b as usize] || (at.restricted && !self.pruners.corrals.allowed(b)) {
                     continue;
                 }
-                let d = self.distances[j * n + b as usize];
-                if d != FAR && d > 1 && self.can_push_now(b) {
-                    self.candidates.push((d, k));
+                let d = to_goal[b as usize];
+                if d != FAR && d > 1 && self.pos.can_push_now(self.cx.board, b) {
+                    self.macros.candidates.push((d, k));
                 }
             }
-            self.candidates.sort_unstable();
-            for i in 0..self.candidates.len().min(self.macro_boxes) {
+            self.macros.candidates.sort_unstable();
+            for i in 0..self.macros.candidates.len().min(self.macros.packing_boxes) {
                 // An attempt costs far more than a push; many rooms must not overrun.
                 if budget.past_deadline() {
                     return None;
                 }
-                let (_, k) = self.candidates[i];
-                let b = self.boxes[k];
-                self.occupied[b as usize] = false;
-                let path = self.box_path.push_path(self.board, &self.occupied, b, at.player, goal, |_| true);
-                self.occupied[b as usize] = true;
+                let (_, k) = self.macros.candidates[i];
+                let b = self.pos.boxes[k];
+                self.pos.occupied[b as usize] = false;
+                let path =
+                    self.macros.box_path.push_path(self.cx.board, &self.pos.occupied, b, at.player, goal, |_| true);
+                self.pos.occupied[b as usize] = true;
                 let path = match path {
                     Some(p) if p.len() > 1 => p,
                     _ => continue,
@@ -264,26 +227,33 @@ impl<'a> Side<'a> {
     /// an order), and to cells off the goals, the other boxes standing still.
     fn whole_box_moves(&mut self, at: Expanding, other: Opposite, budget: &Budget) -> Option<Step> {
         self.incomplete = true; // most single pushes are never tried
-        let mut reached = std::mem::take(&mut self.reached);
+        let mut reached = std::mem::take(&mut self.macros.reached);
         let mut result = None;
         'boxes: for k in 0..self.nboxes {
             if budget.past_deadline() {
                 break;
             }
-            let b = self.boxes[k];
-            if (at.restricted && !self.corrals.allowed(b))
-                || (self.switches.strict_rooms && self.packing.in_strict_room(b))
-                || !self.can_push_now(b)
+            let b = self.pos.boxes[k];
+            if (at.restricted && !self.pruners.corrals.allowed(b))
+                || (self.switches.strict_rooms && self.cx.packing.in_strict_room(b))
+                || !self.pos.can_push_now(self.cx.board, b)
             {
                 continue;
             }
             // The player's area, with every box in place, tells where he can make the first push.
-            let behind = self.reach.behind(self.board, b);
+            let behind = self.pos.reach.behind(self.cx.board, b);
             // The box is lifted off while its targets are chosen: its own cell is free then.
-            self.occupied[b as usize] = false;
-            self.box_path.reach_of_box(self.board, &self.occupied, b, behind, self.dead, &mut reached);
+            self.pos.occupied[b as usize] = false;
+            self.macros.box_path.reach_of_box(
+                self.cx.board,
+                &self.pos.occupied,
+                b,
+                behind,
+                self.pruners.dead,
+                &mut reached,
+            );
             reached.reverse(); // farthest first
-            let (packing, occupied) = (self.packing, &self.occupied);
+            let (packing, occupied) = (self.cx.packing, &self.pos.occupied);
             let mut parked = 0;
             reached.retain(|m| match packing.room[m.to as usize] {
                 0 => {
@@ -292,7 +262,7 @@ impl<'a> Side<'a> {
                 }
                 room => packing.order[room as usize - 1].is_empty() || packing.next_goal(room, occupied) == Some(m.to),
             });
-            self.occupied[b as usize] = true;
+            self.pos.occupied[b as usize] = true;
             for &m in &reached {
                 result = self.whole_box_move(at, k, m, other);
                 if result.is_some() {
@@ -300,14 +270,14 @@ impl<'a> Side<'a> {
                 }
             }
         }
-        self.reached = reached;
+        self.macros.reached = reached;
         result
     }
 
     /// One child of `whole_box_moves`: the box in slot `k` moved as `m` says.
     fn whole_box_move(&mut self, at: Expanding, k: usize, m: BoxMove, other: Opposite) -> Option<Step> {
-        let b = self.boxes[k];
-        if self.dead_child(b, m.to, m.player) {
+        let b = self.pos.boxes[k];
+        if self.pruners.dead_child(&mut self.pos.occupied, &self.pos.boxes, b, m.to, m.player, &mut self.stats) {
             return None;
         }
         self.stats.macros += 1;
@@ -315,24 +285,18 @@ impl<'a> Side<'a> {
         self.emit(&child, other)
     }
 
-    /// Can the player, where he is, push the box on `b` onto a free live cell? Only such
-    /// boxes are worth a macro attempt.
-    pub(super) fn can_push_now(&self, b: Cell) -> bool {
-        (0..4).any(|d| self.reach.push_to(self.board, &self.occupied, b, d).is_some())
-    }
-
     /// Where a box pushed from `from` onto `to` (direction `d`) leaves a tunnel (or waits
     /// in front of a goal), and the cell the player then stands on. A tunnel cell is
     /// walled on both sides across the push, for the box and for the player behind it:
     /// nothing else can happen there.
     fn tunnel_end(&self, from: Cell, to: Cell, d: usize) -> (Cell, Cell) {
-        let board = self.board;
+        let board = self.cx.board;
         let walled = |c: Cell| board.step(c, d ^ 2) == NONE && board.step(c, d ^ 3) == NONE;
         let (mut behind, mut at) = (from, to);
         while !board.is_goal[at as usize] && walled(behind) && walled(at) {
             let next = board.step(at, d);
             // Stop in front of a goal: the step onto it may start a goal macro.
-            let blocked = next == NONE || self.occupied[next as usize] || self.dead[next as usize];
+            let blocked = next == NONE || self.pos.occupied[next as usize] || self.pruners.dead[next as usize];
             if blocked || board.is_goal[next as usize] {
                 break;
             }
@@ -346,46 +310,40 @@ impl<'a> Side<'a> {
     /// expansion (the sides met, or the table is full).
     fn emit(&mut self, c: &Child, other: Opposite) -> Option<Step> {
         let nb = self.nboxes;
-        let labelled = self.areas.child(self.board, &self.occupied, c.from, c.to, c.player);
-        self.labelled_child = labelled.is_some();
+        let labelled = self.pos.areas.child(self.cx.board, &self.pos.occupied, c.from, c.to, c.player);
+        self.pos.labelled_child = labelled.is_some();
         let norm = labelled.unwrap_or_else(|| {
-            self.occupied[c.from as usize] = false;
-            self.occupied[c.to as usize] = true;
-            let norm = self.child_reach.fill(self.board, &self.occupied, c.player);
-            self.occupied[c.from as usize] = true;
-            self.occupied[c.to as usize] = false;
+            self.pos.occupied[c.from as usize] = false;
+            self.pos.occupied[c.to as usize] = true;
+            let norm = self.pos.child_reach.fill(self.cx.board, &self.pos.occupied, c.player);
+            self.pos.occupied[c.from as usize] = true;
+            self.pos.occupied[c.to as usize] = false;
             norm
         });
 
-        self.key.clear();
-        self.key.extend_from_slice(&self.boxes);
-        move_box(&mut self.key[..nb], c.slot, c.to);
-        self.key.push(norm);
+        self.pos.key.clear();
+        self.pos.key.extend_from_slice(&self.pos.boxes);
+        move_box(&mut self.pos.key[..nb], c.slot, c.to);
+        self.pos.key.push(norm);
         let hash = c.box_hash
-            ^ self.zobrist.boxes[c.from as usize]
-            ^ self.zobrist.boxes[c.to as usize]
-            ^ self.zobrist.player[norm as usize];
-        let slot = match self.table.probe(&self.key, hash) {
+            ^ self.cx.zobrist.boxes[c.from as usize]
+            ^ self.cx.zobrist.boxes[c.to as usize]
+            ^ self.cx.zobrist.player[norm as usize];
+        let slot = match self.table.probe(&self.pos.key, hash) {
             Probe::Found(_) => {
                 self.stats.duplicates += 1;
                 return None;
             }
             Probe::Vacant(s) => s,
         };
-        let h = if self.switches.matching {
-            self.fill_row(c.to);
-            self.child_match.changed_row_cost(&self.parent_match, c.slot, &self.row)
-        } else {
-            let moved = self.boxes.iter().enumerate().map(|(i, &b)| if i == c.slot { c.to } else { b });
-            self.nearest_sum(moved)
-        };
+        let h = self.bound.of_child(&self.pos.boxes, c.slot, c.to);
         if h >= IMPOSSIBLE {
             self.stats.dead_matching += 1;
             return None;
         }
         let packed = self.child_packed(c);
         let features = self.cell_of_child(c, packed);
-        let child = match self.table.insert_at(slot, &self.key, hash, c.node, c.push, c.depth) {
+        let child = match self.table.insert_at(slot, &self.pos.key, hash, c.node, c.push, c.depth) {
             Some(i) => i,
             None => {
                 self.overflowed = true;
@@ -400,22 +358,11 @@ impl<'a> Side<'a> {
         let priority = self.priority_of(h, c.depth, packed);
         // The advisors: packing (a box more on target) and connectivity (fewer areas).
         // The parent's areas: `areas` still holds its labels.
-        let advised = packed > c.packed || features.areas < self.areas.count() || self.unblocks(c);
-        let same_box = self.switches.box_move_weights && c.from == self.parent_moved;
-        let weight = self.parent_weight.saturating_add(!(advised || same_box) as u16);
-        let cell_priority = self.cell_priority(child, priority, weight);
+        let advised = packed > c.packed || features.areas < self.pos.areas.count();
+        let weight = self.advice.child_weight(c, advised, &self.pos.boxes);
+        let cell_priority = self.advice.cell_priority(child, priority, weight);
         self.open.push(features, priority, cell_priority, child);
-        other.find(&self.key, hash).map(|(o, second)| Step::Met { own: child, other: o, second })
-    }
-
-    /// With hotspot weights: does child `c` leave fewer blocking pairs than its parent?
-    /// (Only a side that weighs asks: blocking is about the goals.)
-    fn unblocks(&self, c: &Child) -> bool {
-        if !self.switches.hotspot_weights || !self.weighs() {
-            return false;
-        }
-        let spots = &self.packing.hotspots;
-        spots.pairs_with(&self.boxes, c.to, c.from) < spots.pairs_with(&self.boxes, c.from, c.from)
+        other.find(&self.pos.key, hash).map(|(o, second)| Step::Met { own: child, other: o, second })
     }
 
     /// Keep `child` among the nodes with the most boxes on target.
@@ -439,21 +386,23 @@ impl<'a> Side<'a> {
     /// A push that brings a box into a goal room from outside may carry it on to the
     /// room's next goal in packing order: an extra child, the plain push stays too.
     fn goal_macro(&mut self, c: &Child, other: Opposite) -> Option<Step> {
-        let room = self.packing.room[c.to as usize];
+        let room = self.cx.packing.room[c.to as usize];
         // One edge holds one kind of macro: none after a tunnel.
-        if room == 0 || self.packing.room[c.from as usize] == room || c.push.via != Via::Step {
+        if room == 0 || self.cx.packing.room[c.from as usize] == room || c.push.via != Via::Step {
             return None;
         }
-        self.occupied[c.from as usize] = false;
-        let target = self.packing.next_goal(room, &self.occupied);
+        self.pos.occupied[c.from as usize] = false;
+        let target = self.cx.packing.next_goal(room, &self.pos.occupied);
         let path = match target {
             Some(t) if t != c.to => {
-                let rooms = &self.packing.room;
-                self.box_path.push_path(self.board, &self.occupied, c.to, c.from, t, |x| rooms[x as usize] == room)
+                let rooms = &self.cx.packing.room;
+                self.macros
+                    .box_path
+                    .push_path(self.cx.board, &self.pos.occupied, c.to, c.from, t, |x| rooms[x as usize] == room)
             }
             _ => None,
         };
-        self.occupied[c.from as usize] = true;
+        self.pos.occupied[c.from as usize] = true;
         let path = path?;
         let last = *path.last()?;
         self.stats.macros += 1;

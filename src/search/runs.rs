@@ -73,10 +73,9 @@ fn second_memory(m: usize) -> usize {
     m / 8
 }
 
-/// A second backward side takes one backward turn in this many. Every other turn brought
-/// xsokoban 29 earlier (2.9 s against 3.3 s) and 41 later (8.9 s against 8.3 s, two
-/// runs at a time), which meets the shared side and needs its growth; for the whole run,
-/// every other turn lost 41.
+/// A second backward side takes one backward turn in this many. More turns starve the
+/// shared side, which some levels meet and need grown (see
+/// docs/experiments/2026-11-23-faster-expansions-second-backward-side.md).
 const SECOND_SIDE_TURNS: u64 = 3;
 
 /// The backward sides of one `run`: the shared one, and perhaps a second beside it.
@@ -96,52 +95,23 @@ impl<'s, 'a> Backward<'s, 'a> {
 /// phases: its children wait in their parents' feature cells (`Switches::parent_cells`),
 /// so it reaches other states than the shared side, which the strict phase and others
 /// need as it is.
-pub fn second_backward_side<'a>(
-    board: &'a Board,
-    zobrist: &'a Zobrist,
-    packing: &'a Packing,
-    ranking: Ranking,
-    switches: Switches,
-    memory_bytes: usize,
-) -> Side<'a> {
+pub fn second_backward_side(cx: Context, ranking: Ranking, switches: Switches, memory_bytes: usize) -> Side {
     let switches = Switches { parent_cells: true, ..switches };
     let memory = second_memory(memory_bytes);
-    let mut side = Side::new(board, zobrist, packing, Direction::Backward, ranking, switches, memory);
+    let mut side = Side::new(cx, Direction::Backward, ranking, switches, memory);
     side.add_solved_roots();
     side
 }
 
 /// The backward side for `run`, holding the solved layouts. Its search depends only on
-/// its ranking and seed, never on the forward side's switches, so phases that share
-/// those share one backward side: each goes on where the last stopped, instead of doing
+/// its ranking, never on the forward side's switches, so phases that rank alike share
+/// one backward side: each goes on where the last stopped, instead of doing
 /// the same expansions again, and its forward side meets a deeper backward table.
-pub fn backward_side<'a>(
-    board: &'a Board,
-    zobrist: &'a Zobrist,
-    packing: &'a Packing,
-    mode: Mode,
-    ranking: Ranking,
-    switches: Switches,
-    memory_bytes: usize,
-) -> Side<'a> {
+pub fn backward_side(cx: Context, mode: Mode, ranking: Ranking, switches: Switches, memory_bytes: usize) -> Side {
     let (_, bwd_mem) = memory_split(mode, memory_bytes);
-    let mut bwd = Side::new(board, zobrist, packing, Direction::Backward, ranking, switches, bwd_mem);
+    let mut bwd = Side::new(cx, Direction::Backward, ranking, switches, bwd_mem);
     bwd.add_solved_roots();
     bwd
-}
-
-/// What a forward side learns that holds for every forward search of the level: the
-/// corrals proven dead and the boards left by boxes frozen on goals. Runs hand it on, so
-/// a later phase does not prove again what an earlier one did.
-pub struct Lessons {
-    pub(super) corral_deadlocks: CorralDeadlocks,
-    pub(super) frozen_off: FrozenWalls,
-}
-
-impl Lessons {
-    pub fn new(board: &Board) -> Lessons {
-        Lessons { corral_deadlocks: CorralDeadlocks::new(board.n), frozen_off: FrozenWalls::new(board.n) }
-    }
 }
 
 /// Run one strategy under the budget: a fresh forward side with its ranking against the
@@ -149,9 +119,7 @@ impl Lessons {
 /// run, and perhaps a second one), with what earlier runs learned (`lessons`).
 #[allow(clippy::too_many_arguments)]
 pub fn run<'a>(
-    board: &'a Board,
-    packing: &'a Packing,
-    zobrist: &'a Zobrist,
+    cx: Context<'a>,
     mode: Mode,
     fwd_ranking: Ranking,
     sides: Backward<'_, 'a>,
@@ -165,8 +133,9 @@ pub fn run<'a>(
     if second.is_some() {
         fwd_mem = fwd_mem.saturating_sub(second_memory(budget.memory_bytes));
     }
-    let mut fwd = Side::new(board, zobrist, packing, Direction::Forward, fwd_ranking, switches, fwd_mem);
-    fwd.take_lessons(lessons);
+    let Context { board, zobrist, packing } = cx;
+    let mut fwd = Side::new(cx, Direction::Forward, fwd_ranking, switches, fwd_mem);
+    fwd.pruners.take_lessons(lessons);
     let bwd_before = backward_expanded(bwd, second.as_deref());
     let roots: Vec<u32> = if from.is_empty() {
         fwd.add_root(&board.start_boxes, board.start_player).into_iter().collect()
@@ -213,7 +182,7 @@ pub fn run<'a>(
         })
         .collect();
     fwd.finish_stats();
-    fwd.give_back(lessons);
+    fwd.pruners.give_back(lessons);
     bwd.finish_stats();
     if let Some(side) = second.as_deref_mut() {
         side.finish_stats();

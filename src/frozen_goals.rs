@@ -12,14 +12,13 @@
 use std::collections::HashMap;
 
 use crate::board::{Board, Cell, NONE};
-use crate::deadlock::Freeze;
+use crate::freeze::Freeze;
 use crate::level::Level;
+use crate::limits::FROZEN_GOALS_MAX_CELLS;
 use crate::reach::Reach;
 
 /// Cached analyses may hold this many bytes; past it, new frozen sets go unchecked.
 const CACHE_BYTES: usize = 48 << 20;
-/// On bigger boards an analysis (quadratic in the cells) would cost more than it saves.
-const MAX_CELLS: usize = 1024;
 
 /// The board left by a set of frozen boxes, seen from one region of it.
 struct Walled {
@@ -70,7 +69,7 @@ impl FrozenWalls {
     /// of the boxes frozen on goals in it? Its board serves `child_dead` after.
     pub fn dead(&mut self, board: &Board, occupied: &[bool], boxes: &[Cell], player: Cell) -> bool {
         self.current = None;
-        if board.n > MAX_CELLS {
+        if board.n > FROZEN_GOALS_MAX_CELLS {
             return false;
         }
         self.frozen.clear();
@@ -264,7 +263,7 @@ impl Assignment {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deadlock::Frozen;
+    use crate::freeze::Frozen;
     use crate::testing::{for_random_positions, solvable, Draw};
 
     fn dead(board: &Board) -> bool {

@@ -4,7 +4,8 @@
 //! submit keeps only what the judge runs. This pass works on tokens, never on lines: a
 //! literal is copied byte for byte, a comment becomes a gap between tokens, and a gap is
 //! written as one blank only where the two tokens would otherwise read as another token
-//! (`a b`, `r "x"`, `& &x`, `/ *p`, a literal's suffix).
+//! (`a b`, `r "x"`, `& &x`, `/ *p`, a literal's suffix). The crate's own long names in
+//! `RENAMES` are written shorter, every use alike.
 //!
 //! Items are chosen by their `cfg` attributes, evaluated as the judge's build sees them:
 //! `#[cfg(test)]` and `#[test]` items go, `#[cfg(not(judge))]` items (code that serves
@@ -353,9 +354,159 @@ pub fn judge_items(tokens: Vec<Token<'_>>) -> Result<Vec<Token<'_>>, String> {
     Ok(out)
 }
 
+/// Names of this crate's own fields, types, modules, functions and variables, long and
+/// used often, that the judge file writes shorter. None is a name of std's (a method
+/// called on a std type would be renamed with ours), none is a keyword; a name that a
+/// format string uses inline (`{name}`) is refused. Renaming every use of a name alike
+/// keeps the program the same; tests/submission.rs checks that it prints the same.
+const RENAMES: &[&str] = &[
+    "occupied",
+    "board",
+    "player",
+    "switches",
+    "packing",
+    "most_packed",
+    "backward",
+    "priority",
+    "packed",
+    "advisor_weights",
+    "expanded",
+    "forward",
+    "start_boxes",
+    "report",
+    "corral_deadlocks",
+    "memory_bytes",
+    "nboxes",
+    "ParseError",
+    "pushes",
+    "Features",
+    "budget",
+    "stamp",
+    "backward_expanded",
+    "Alternation",
+    "features",
+    "cell_priority",
+    "reach",
+    "generation",
+    "Direction",
+    "row_of_cell",
+    "CorralDeadlocks",
+    "goal_sets",
+    "dead_sides",
+    "reached",
+    "barrier",
+    "walled",
+    "strict_rooms",
+    "packing_macro",
+    "Priority",
+    "IMPOSSIBLE",
+    "options",
+    "grid_of",
+    "col_row",
+    "cell_of",
+    "BucketQueue",
+    "spare_matches",
+    "overflowed",
+    "blocks",
+    "behind",
+    "is_goal",
+    "corral_search_nodes",
+    "allowed",
+    "Verdict",
+    "macros",
+    "doorways",
+    "direction",
+    "dead_fwd_sides",
+    "box_hash",
+    "PACKING_MACRO_MAX_CELLS",
+    "FrozenWalls",
+    "parent_match",
+    "frozen_off",
+    "dead_corral_search",
+    "FeatureQueue",
+    "whole_box_moves",
+    "parent_doorways",
+    "is_frozen",
+    "pruners",
+    "incomplete",
+    "backward_turns",
+    "Matching",
+    "MAX_BARRIER",
+    "set_occupied",
+    "from_most_packed",
+    "dead_fwd",
+    "Opposite",
+    "Hotspots",
+    "zobrist",
+    "second_backward",
+    "frozen_analyses",
+];
+
+/// A short name for each of `RENAMES`, the most used first getting the shortest, none of
+/// them a word the source already has.
+fn short_names(tokens: &[Token]) -> Result<std::collections::HashMap<&'static str, String>, String> {
+    let words: std::collections::HashSet<&str> =
+        tokens.iter().filter(|t| t.kind == Kind::Word).map(|t| t.text).collect();
+    for t in tokens.iter().filter(|t| t.kind == Kind::Literal) {
+        for name in RENAMES {
+            let inline = t.text.match_indices(name).any(|(i, _)| {
+                let before = t.text[..i].ends_with('{');
+                let after = t.text[i + name.len()..].chars().next();
+                before && matches!(after, Some('}' | ':' | '.'))
+            });
+            if inline {
+                return Err(format!(
+                    "`{name}` is used inline in a format string ({}): rename it there or drop it from RENAMES",
+                    t.text
+                ));
+            }
+        }
+    }
+    let mut uses: Vec<(usize, &'static str)> =
+        RENAMES.iter().map(|&n| (tokens.iter().filter(|t| t.text == n).count() * n.len(), n)).collect();
+    uses.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    let mut names = std::collections::HashMap::new();
+    let mut next = 0usize;
+    for (_, name) in uses {
+        let short = loop {
+            // q0..q9, qa..qz, then three letters: a prefix no Rust keyword or std item has.
+            let alphabet = b"0123456789abcdefghijklmnopqrstuvwxyz";
+            let candidate = if next < 36 {
+                format!("q{}", alphabet[next] as char)
+            } else {
+                format!("q{}{}", alphabet[(next / 36) % 36] as char, alphabet[next % 36] as char)
+            };
+            next += 1;
+            if !words.contains(candidate.as_str()) {
+                break candidate;
+            }
+        };
+        names.insert(name, short);
+    }
+    Ok(names)
+}
+
+/// Write each of `RENAMES` by its short name.
+fn shorten_names<'a>(
+    tokens: Vec<Token<'a>>,
+    names: &'a std::collections::HashMap<&'static str, String>,
+) -> Vec<Token<'a>> {
+    tokens
+        .into_iter()
+        .map(|t| match names.get(t.text) {
+            Some(short) if t.kind == Kind::Word => Token { text: short.as_str(), ..t },
+            _ => t,
+        })
+        .collect()
+}
+
 /// The judge file's text for bundled source `src`.
 pub fn minify(src: &str) -> Result<String, String> {
-    Ok(render(&judge_items(tokenize(src)?)?))
+    let tokens = judge_items(tokenize(src)?)?;
+    let names = short_names(&tokens)?;
+    let tokens = shorten_names(tokens, &names);
+    // Types and constants may now have lower-case names: the judge reads no warnings.
+    Ok(format!("#![allow(nonstandard_style)]{}", render(&tokens)))
 }
 
 #[cfg(test)]
@@ -550,8 +701,41 @@ fn main() {
             ("a // gone\nb", "a b"),
         ];
         for (src, want) in cases {
-            assert_eq!(minify(src).unwrap(), format!("{want}\n"), "{src:?}");
+            assert_eq!(render(&tokenize(src).unwrap()), format!("{want}\n"), "{src:?}");
         }
+    }
+
+    /// Our long names are written shorter, every use alike: a module, a type, a field (in
+    /// shorthand too), a variable and a method; std's names and literals are left alone.
+    #[test]
+    fn long_names_are_shortened_alike_everywhere() {
+        let src = r#"
+mod board {
+    pub struct Board { pub occupied: Vec<bool>, pub player: usize }
+    impl Board { pub fn reached(&self) -> usize { self.player + self.occupied.len() } }
+}
+use board::Board;
+fn main() {
+    let occupied = vec![true, false];
+    let player = 3;
+    let b = Board { occupied, player };
+    let text = "board occupied player";
+    println!("{} {} {}", b.reached(), b.occupied.len(), text);
+}
+"#;
+        let small = minify(src).unwrap();
+        let code = small.replace("\"board occupied player\"", "");
+        let words: Vec<&str> = code.split(|c: char| !c.is_alphanumeric() && c != '_').collect();
+        for long in ["occupied", "player", "board", "reached"] {
+            assert!(!words.contains(&long), "{long} left in {small}");
+        }
+        assert!(small.contains("\"board occupied player\""), "{small}");
+        assert!(small.contains(".len()"), "{small}");
+        let dir = temp_dir("renamed");
+        assert_eq!(run(&dir, "renamed", &small, false), run(&dir, "original", src, false));
+        let _ = std::fs::remove_dir_all(dir);
+        // A name a format string uses inline cannot be renamed in the string: refused.
+        assert!(minify("fn main() { let player = 1; println!(\"{player}\"); }").is_err());
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! loop ever looks at a wall. Push distances, dead squares and both directions' analogues
 //! are tables over these compact cells.
 
+use std::time::Instant;
+
 use crate::level::Level;
 use crate::limits::PLAYER_AWARE_MAX_CELLS;
 
@@ -20,6 +22,15 @@ const DOORWAY_MIN_PART: u32 = 3;
 pub const DIRS: [char; 4] = ['U', 'D', 'L', 'R'];
 const DX: [isize; 4] = [0, 0, -1, 1];
 const DY: [isize; 4] = [-1, 1, 0, 0];
+
+/// Why `Board::analyse_until` gave no board.
+#[derive(Debug)]
+pub enum NotAnalysed {
+    /// Proven unsolvable as given (a box or goal outside the player's reach, unpaired).
+    Unsolvable(String),
+    /// The deadline came first.
+    OutOfTime,
+}
 
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -64,20 +75,44 @@ pub struct Board {
 }
 
 impl Board {
+    /// The bytes its tables hold, to be paid out of the memory budget.
+    pub fn heap_bytes(&self) -> usize {
+        let n = self.n;
+        self.grid_of.capacity() * 8
+            + n * (8 + 1 + 1 + 1 + 1 + 1 + 4)
+            + (self.to_goal.capacity() + self.from_start.capacity()) * 2
+            + self.links.capacity() * 4
+            + self.side_of.capacity()
+    }
+
     /// Analyse a level. `Err` means the map is provably unsolvable as given (a box or goal
     /// lies where the player can never go and is not already paired).
+    #[cfg(test)]
     pub fn analyse(level: &Level) -> Result<Board, String> {
-        Board::analysed(level, true).map(|(board, _)| board)
+        Board::analysed(level, true, None).map(|(board, _)| board).map_err(|e| match e {
+            NotAnalysed::Unsolvable(why) => why,
+            NotAnalysed::OutOfTime => unreachable!("no deadline"),
+        })
+    }
+
+    /// `analyse`, giving up at `deadline`: on the largest maps the distance tables alone
+    /// take most of a second.
+    pub fn analyse_until(level: &Level, deadline: Instant) -> Result<Board, NotAnalysed> {
+        Board::analysed(level, true, Some(deadline)).map(|(board, _)| board)
     }
 
     /// The forward tables only (nothing for a backward search), and the goals a lone box
     /// can reach from each (cell, player side): bit `j` of word `(c * 4 + s) * words +
     /// j / 64`, `words = (goals.len() + 63) / 64`; empty on maps too big for the side pass.
     pub fn analyse_forward(level: &Level) -> Result<(Board, Vec<u64>), String> {
-        Board::analysed(level, false)
+        Board::analysed(level, false, None).map_err(|e| match e {
+            NotAnalysed::Unsolvable(why) => why,
+            NotAnalysed::OutOfTime => unreachable!("no deadline"),
+        })
     }
 
-    fn analysed(level: &Level, backward: bool) -> Result<(Board, Vec<u64>), String> {
+    fn analysed(level: &Level, backward: bool, deadline: Option<Instant>) -> Result<(Board, Vec<u64>), NotAnalysed> {
+        let late = || deadline.is_some_and(|d| Instant::now() >= d);
         let (w, h) = (level.width, level.height);
         let step = |g: usize, d: usize| -> Option<usize> {
             let x = (g % w) as isize + DX[d];
@@ -130,12 +165,12 @@ impl Board {
         for g in 0..w * h {
             if cell_of[g] == NONE && !level.walls[g] && level.boxes[g] != level.goals[g] {
                 let what = if level.boxes[g] { "a box" } else { "a goal" };
-                return Err(format!(
+                return Err(NotAnalysed::Unsolvable(format!(
                     "{} at line {}, column {} lies outside the player's reach",
                     what,
                     g / w + 1,
                     g % w + 1
-                ));
+                )));
             }
         }
         let is_goal: Vec<bool> = grid_of.iter().map(|&g| level.goals[g]).collect();
@@ -170,9 +205,9 @@ impl Board {
         let m = board.goals.len();
         let mut goal_sets = Vec::new();
         if board.links.is_empty() {
-            board.to_goal = board.distance_tables(&board.goals, true);
+            board.to_goal = board.plain_rows(&board.goals, true, &late).ok_or(NotAnalysed::OutOfTime)?;
             if backward {
-                board.from_start = board.distance_tables(&board.start_boxes, false);
+                board.from_start = board.plain_rows(&board.start_boxes, false, &late).ok_or(NotAnalysed::OutOfTime)?;
             }
         } else {
             let to_goal_sides = board.side_distances(&board.goals, true);
@@ -330,21 +365,6 @@ impl Board {
         dead_sides[c as usize] & 1 << self.side_towards(c, p) != 0
     }
 
-    /// Push distances of a lone box between each source and every cell, the player
-    /// on the best side: `out[j * n + c]` (see `side_distances` for `towards`). On maps
-    /// too big for the side pass he may stand anywhere, walking through the box.
-    pub fn distance_tables(&self, sources: &[Cell], towards: bool) -> Vec<u16> {
-        if self.links.is_empty() {
-            let mut out = Vec::with_capacity(sources.len() * self.n);
-            for &src in sources {
-                out.extend(self.plain_row(src, towards));
-            }
-            out
-        } else {
-            self.fewest_over_sides(&self.side_distances(sources, towards), sources.len())
-        }
-    }
-
     /// `side_distances`, as rows per source of the fewest pushes over the sides:
     /// `out[j * n + c]`.
     fn fewest_over_sides(&self, sides: &[u16], m: usize) -> Vec<u16> {
@@ -359,6 +379,18 @@ impl Board {
     }
 
     /// A source's distances by breadth-first search with the player anywhere he needs.
+    /// `plain_row` for each source, one after another; `None` once `late()` says so.
+    fn plain_rows(&self, sources: &[Cell], towards: bool, late: &dyn Fn() -> bool) -> Option<Vec<u16>> {
+        let mut out = Vec::with_capacity(sources.len() * self.n);
+        for &src in sources {
+            if late() {
+                return None;
+            }
+            out.extend(self.plain_row(src, towards));
+        }
+        Some(out)
+    }
+
     fn plain_row(&self, src: Cell, towards: bool) -> Vec<u16> {
         let mut row = vec![FAR; self.n];
         let mut queue: Vec<Cell> = Vec::with_capacity(self.n);

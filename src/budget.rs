@@ -53,6 +53,10 @@ impl Budget {
         Instant::now() >= self.deadline
     }
 
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
     pub fn elapsed(&self) -> f64 {
         self.start.elapsed().as_secs_f64()
     }

@@ -18,6 +18,10 @@ pub struct Hotspots {
 }
 
 impl Hotspots {
+    pub fn heap_bytes(&self) -> usize {
+        self.blocks.capacity() * 8
+    }
+
     pub fn analyse(board: &Board) -> Hotspots {
         let n = board.n;
         if n > HOTSPOT_MAX_CELLS {

@@ -27,6 +27,13 @@ pub struct Packing {
 }
 
 impl Packing {
+    /// The bytes its tables hold (the hotspots' pairs above all).
+    pub fn heap_bytes(&self) -> usize {
+        self.room.capacity() * 2
+            + self.order.iter().map(|o| o.capacity() * 2).sum::<usize>()
+            + self.hotspots.heap_bytes()
+    }
+
     pub fn analyse(board: &Board) -> Packing {
         let n = board.n;
         let mut room = vec![0u16; n];

@@ -1,7 +1,7 @@
 //! Solving a level: the portfolio of `schedule` run under one shared budget; then the
 //! plan becomes moves and is replayed before it is returned.
 
-use crate::board::Board;
+use crate::board::{Board, NotAnalysed};
 use crate::budget::Budget;
 use crate::level::Level;
 use crate::packing::Packing;
@@ -75,6 +75,12 @@ pub struct Report {
     pub rooms: Vec<String>,
 }
 
+/// Memory the searches use beside their node tables, kept out of the tables' budget.
+const BESIDE_TABLES: usize = 32 << 20;
+
+/// The searches' memory when the level's own tables leave less: a few thousand nodes.
+const MIN_SEARCH_MEMORY: usize = 8 << 20;
+
 /// Positions the shortening may visit even after a search of a few expansions.
 #[cfg(not(judge))]
 const SHORTEN_WORK_AT_LEAST: u64 = 2_000;
@@ -111,12 +117,13 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
         phases: Vec::new(),
         rooms: Vec::new(),
     };
-    let board = match Board::analyse(level) {
+    let board = match Board::analyse_until(level, budget.deadline()) {
         Ok(b) => b,
-        Err(why) => {
+        Err(NotAnalysed::Unsolvable(why)) => {
             report.verdict = Verdict::NoSolution(why);
             return report;
         }
+        Err(NotAnalysed::OutOfTime) => return report,
     };
     report.cells = board.n;
     report.boxes = board.start_boxes.len();
@@ -135,6 +142,13 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
     }
     let zobrist = Zobrist::new(board.n);
     let cx = Context { board: &board, zobrist: &zobrist, packing: &packing };
+    // The level's own tables come out of the memory budget before the searches' do, and
+    // so does room for what the searches hold beside their tables (open lists' buckets,
+    // matchings, the allocator's slack).
+    let fixed = board.heap_bytes() + packing.heap_bytes() + board.n * 16 + BESIDE_TABLES;
+    let mut budget = budget.clone();
+    budget.memory_bytes = budget.memory_bytes.saturating_sub(fixed).max(MIN_SEARCH_MEMORY);
+    let budget = &budget;
     let outcome = portfolio(cx, phases, options, budget, &mut report);
     report.verdict = match outcome {
         Outcome::Solved(plan) => {

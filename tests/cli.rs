@@ -1559,3 +1559,41 @@ fn short_time_limit_is_honoured_on_a_hard_map() {
         }
     }
 }
+
+/// The largest maps: a 256 by 256 room with 500 boxes whose goals lie far away. Working
+/// out its distance tables alone takes most of a second, so the set-up must watch the
+/// deadline too: a short limit still gets its answer (none found) in time.
+#[test]
+fn a_huge_map_gets_its_answer_within_a_short_limit() {
+    let _g = exclusive();
+    let side = 256;
+    let mut grid = vec![vec![b' '; side]; side];
+    for i in 0..side {
+        grid[0][i] = b'#';
+        grid[side - 1][i] = b'#';
+        grid[i][0] = b'#';
+        grid[i][side - 1] = b'#';
+    }
+    grid[1][1] = b'@';
+    let mut boxes = 0;
+    'lattice: for r in (4..252).step_by(6) {
+        for c in (4..252).step_by(6) {
+            grid[r][c] = b'$';
+            boxes += 1;
+            if boxes == 500 {
+                break 'lattice;
+            }
+        }
+    }
+    for k in 0..500 {
+        grid[253 - 2 * (k / 25)][253 - 2 * (k % 25)] = b'.';
+    }
+    let map: String = grid.iter().map(|row| String::from_utf8(row.clone()).unwrap() + "\n").collect();
+    for limit in ["0.2", "0.5"] {
+        let o = run_str(&["--time-limit", limit], &map, Duration::from_secs(10));
+        assert_eq!(o.code, Some(1), "{}", o.describe());
+        assert!(o.stderr.contains("no solution found within"), "{}", o.describe());
+        let wanted: f64 = limit.parse().unwrap();
+        assert!(o.wall.as_secs_f64() < wanted + 0.15, "-t {limit}: {}", o.describe());
+    }
+}

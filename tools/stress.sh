@@ -189,6 +189,9 @@ run() { # map-file seconds
     verdict="FAIL: wrong answer: $detail"
   elif awk -v w="$wall" -v t="$t" -v s="$slack" 'BEGIN { exit !(w > t + s) }'; then
     verdict="FAIL: ran ${wall} s, over ${t} s + ${slack} s"
+  elif [ "$peak" -gt $(( (700 + 64) * 1024 )) ]; then
+    # The default --memory is 700 MB; the level's tables and the searches' all come out of it.
+    verdict="FAIL: peak memory ${peak} KB, over 700 MB + 64 MB"
   fi
   case "$verdict" in FAIL*) failures=$((failures + 1)) ;; esac
   runs=$((runs + 1))

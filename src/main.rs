@@ -14,6 +14,8 @@ mod frozen;
 mod hotspot;
 mod level;
 mod open;
+#[cfg(not(judge))]
+mod optimal;
 mod packing;
 mod reach;
 mod search;
@@ -91,6 +93,16 @@ OPTIONS:
         --phase N              run only the portfolio's Nth phase (numbered as
                                --stats shows them), with all the time: for
                                measuring one search alone
+        --optimal METRIC       a proven optimal solution: pushes (fewest
+                               pushes, then fewest moves), moves (fewest
+                               moves, then fewest pushes) or cost (cheapest
+                               by --push-costs, then fewest pushes; the cost
+                               goes to standard error); without a proof
+                               within the limits, the best found (exit 4)
+        --push-costs LIST      with --optimal cost: C1,C2,... one whole
+                               number from 0 to 1000000 per box, numbered in
+                               reading order of the map; a move costs 1, a
+                               push of box i costs 1 + Ci (default all 0)
     -h, --help                 print this help
     -V, --version              print the version
 
@@ -99,6 +111,8 @@ EXIT CODES:
     1  no solution: none exists, or none was found within the time or memory limit
     2  invalid input or invalid options (the reason is on standard error)
     3  internal error (a plan failed its own replay; nothing is printed)
+    4  --optimal: a solution is on standard output, but the time or memory
+       ran out before it was proven optimal (the reason is on standard error)
 ";
 
 struct Cli {
@@ -109,6 +123,10 @@ struct Cli {
     lurd: bool,
     #[cfg(not(judge))]
     stats: bool,
+    #[cfg(not(judge))]
+    optimal: Option<optimal::Metric>,
+    #[cfg(not(judge))]
+    push_costs: Option<Vec<u64>>,
 }
 
 /// A whole number above zero (no sign), or `None`.
@@ -125,6 +143,10 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
         lurd: false,
         #[cfg(not(judge))]
         stats: false,
+        #[cfg(not(judge))]
+        optimal: None,
+        #[cfg(not(judge))]
+        push_costs: None,
     };
     let mut i = 0;
     let value = |i: &mut usize, name: &str| -> Result<String, String> {
@@ -209,6 +231,8 @@ fn people_option(cli: &mut Cli, a: &str, value: &mut dyn FnMut() -> Result<Strin
             let why = || format!("--phase wants a phase number from 1 (see --stats), not {:?}", v);
             cli.options.only_phase = Some(n.ok_or_else(why)?);
         }
+        "--optimal" => cli.optimal = Some(optimal::parse_metric(&value()?)?),
+        "--push-costs" => cli.push_costs = Some(optimal::parse_costs(&value()?)?),
         _ => return Ok(false),
     }
     Ok(true)
@@ -238,6 +262,11 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(2, &e),
     };
+    #[cfg(not(judge))]
+    let () = match optimal::check(&cli) {
+        Ok(()) => (),
+        Err(e) => return fail(2, &e),
+    };
 
     let mut input = Vec::new();
     let limit = level::MAX_INPUT_BYTES as u64 + 1;
@@ -260,6 +289,11 @@ fn main() -> ExitCode {
 
     let mut budget = Budget::new(start, cli.time_limit, cli.memory_mb << 20);
     budget.node_limit = cli.nodes;
+    #[cfg(not(judge))]
+    let level = match optimal::intercept(&cli, level, &budget) {
+        Ok(level) => level,
+        Err(code) => return code,
+    };
     let report = solver::solve(&level, &cli.options, &budget);
     #[cfg(not(judge))]
     print_stats(cli.stats, &report, &budget);

@@ -1,0 +1,559 @@
+//! A* over push positions that keep the player's exact cell, for proven optimal solutions.
+//!
+//! A node is the boxes' cells plus the cell the player stands on (after a push: the cell
+//! the box left). The normal search names the player's whole area instead, which merges
+//! positions that differ by walking; here walking costs moves, so they must stay apart.
+//! An edge is one push with the shortest walk before it.
+//!
+//! Costs are pairs compared in order (the metric, then its tie-break), packed in one
+//! `u64` so that adding and comparing them are single operations (`pack`). The bound is
+//! admissible for both: a matching of boxes to goals on lone-box push distances, which
+//! no solution can beat in pushes, nor therefore in moves (each push is a move).
+//!
+//! Only proofs prune: a box on a dead square or dead from the player's side of it,
+//! freeze deadlocks, goals cut off by boxes frozen on goals, and boxes with no perfect
+//! matching to goals can never all reach goals. None of the normal search's incomplete
+//! cuts (PI-corrals, macros, packing order) is used.
+//!
+//! The bound need not be consistent (a push can lower it by more than it costs: the
+//! distance tables take each box's best player side, which a push may not leave him
+//! on), so a node found again more cheaply is reopened. The first solution found is
+//! kept as an upper bound, nodes that cannot beat it are never stored, and the search
+//! is over when the best node left cannot beat it either.
+
+use std::collections::BinaryHeap;
+
+use super::weighted::{Weighted, NEVER};
+use super::Metric;
+use crate::board::{Board, Cell, FAR, NONE};
+use crate::bound::{Matching, IMPOSSIBLE};
+use crate::budget::Budget;
+use crate::deadlock::{Freeze, Frozen, GoalCut};
+use crate::state::move_box;
+use crate::table::{Probe, Push, Table, NO_PARENT};
+
+/// Bits of a packed cost that hold the tie-break; the metric is above them.
+const SHIFT: u32 = 24;
+const LOW: u64 = (1 << SHIFT) - 1;
+/// The metric's part stays below this, so that no sum of two costs overflows.
+const HIGH_LIMIT: u64 = 1 << (63 - SHIFT);
+
+/// A cost of `metric` with tie-break `tie`.
+pub fn pack(metric: u64, tie: u64) -> u64 {
+    metric << SHIFT | tie
+}
+
+/// The metric and the tie-break of a packed cost.
+pub fn unpack(cost: u64) -> (u64, u64) {
+    (cost >> SHIFT, cost & LOW)
+}
+
+/// `a + b`, each part on its own; `None` if a part would not fit.
+fn add(a: u64, b: u64) -> Option<u64> {
+    let low = (a & LOW) + (b & LOW);
+    let high = (a >> SHIFT) + (b >> SHIFT);
+    (low <= LOW && high < HIGH_LIMIT).then_some(high << SHIFT | low)
+}
+
+/// What a solution costs and how boxes are told apart.
+pub struct Model {
+    pub metric: Metric,
+    /// Per slot of a node's box list: the push cost of its box, on top of the move.
+    extra: Vec<u64>,
+    /// Per slot: the slots of its class (`start..end`). Boxes of one push cost are
+    /// interchangeable, so each class is kept sorted, and positions that differ only by
+    /// swapping two of them are one node.
+    class: Vec<(usize, usize)>,
+    /// The boxes' start cells, slot by slot.
+    pub start: Vec<Cell>,
+}
+
+impl Model {
+    /// `costs[i]`: the push cost of the box on `board.start_boxes[i]` (all 0 but for
+    /// `Metric::Cost`).
+    pub fn new(board: &Board, metric: Metric, costs: &[u64]) -> Model {
+        let mut order: Vec<usize> = (0..board.start_boxes.len()).collect();
+        // Stable: within a class the slots keep the start cells' ascending order.
+        order.sort_by_key(|&i| costs[i]);
+        let extra: Vec<u64> = order.iter().map(|&i| costs[i]).collect();
+        let start = order.iter().map(|&i| board.start_boxes[i]).collect();
+        let mut class = vec![(0, 0); extra.len()];
+        let mut s = 0;
+        while s < extra.len() {
+            let e = (s..extra.len()).find(|&k| extra[k] != extra[s]).unwrap_or(extra.len());
+            class[s..e].iter_mut().for_each(|c| *c = (s, e));
+            s = e;
+        }
+        Model { metric, extra, class, start }
+    }
+
+    /// One push of the box in `slot` after `walk` steps.
+    fn edge(&self, walk: u64, slot: usize) -> u64 {
+        let moves = walk + 1;
+        match self.metric {
+            Metric::Pushes => pack(1, moves),
+            Metric::Moves => pack(moves, 1),
+            Metric::Cost => pack(moves + self.extra[slot], 1),
+        }
+    }
+
+    /// The bound's packed cost for a matching of cost `h`: in pushes, so in moves too,
+    /// and a lower bound on both parts when the metric is pushes or moves. Weighted costs
+    /// bound the cost alone; their tie-break (pushes) gets no bound.
+    fn bound(&self, h: u64) -> u64 {
+        match self.metric {
+            Metric::Pushes | Metric::Moves => pack(h, h),
+            Metric::Cost => pack(h, 0),
+        }
+    }
+
+    fn weighted(&self) -> bool {
+        self.extra.first().is_some_and(|&x| x != self.extra[self.extra.len() - 1])
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The incumbent (the search's own or the one given) is optimal.
+    Proven,
+    /// No solution exists, and none was given.
+    Unsolvable,
+    OutOfTime,
+    OutOfMemory,
+    /// A cost did not fit its packed part, so a child was dropped: no proof either way.
+    Overflow,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub expanded: u64,
+    pub generated: u64,
+    pub duplicates: u64,
+    pub reopened: u64,
+    /// Children cut as dead: from the player's side, frozen, or without a matching.
+    pub dead: u64,
+    /// Children whose bound could not beat the incumbent.
+    pub beaten: u64,
+    pub stored: usize,
+    pub capacity: usize,
+    /// The proven lower bound: the highest `g + h` taken from the open list (each was the
+    /// least of the open list then, and some open node lies on an optimal path).
+    pub lower: u64,
+    /// A cost did not fit its packed part: a child was dropped, so nothing is proven.
+    pub overflow: bool,
+}
+
+/// An open-list entry: least `f` first; then the deeper (larger `g`), which reaches a
+/// solution sooner among equals; then the newer node.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    f: u64,
+    g: u64,
+    node: u32,
+}
+
+impl Ord for Entry {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        o.f.cmp(&self.f).then(self.g.cmp(&o.g)).then(self.node.cmp(&o.node))
+    }
+}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+enum Bound {
+    /// One push cost for every box: `bound.rs`'s matching, repaired per child, times `w`.
+    Unit {
+        w: u64,
+        parent: Box<Matching>,
+        child: Box<Matching>,
+    },
+    Weighted(Weighted),
+}
+
+pub struct Search<'a> {
+    board: &'a Board,
+    model: &'a Model,
+    table: Table,
+    /// Per node: the cheapest cost found to it.
+    g: Vec<u64>,
+    open: BinaryHeap<Entry>,
+    /// The cost to beat: the incumbent's, or `u64::MAX`.
+    upper: u64,
+    /// A solution node of this search, if it found one that beat the incumbent.
+    pub found: Option<u32>,
+    pub stats: Stats,
+    bound: Bound,
+    occupied: Vec<bool>,
+    /// The player's walk from the node being expanded: distance per cell, valid where
+    /// `seen` holds `generation`.
+    dist: Vec<u16>,
+    seen: Vec<u32>,
+    generation: u32,
+    queue: Vec<Cell>,
+    key: Vec<Cell>,
+    child: Vec<Cell>,
+    row: Vec<i32>,
+    freeze: Freeze,
+    goal_cut: GoalCut,
+    walls: Vec<Cell>,
+}
+
+/// Bytes of the open list and the cost per node, on top of the table's.
+const EXTRA_BYTES_PER_NODE: usize = 8 + std::mem::size_of::<Entry>();
+
+fn hash(key: &[Cell]) -> u64 {
+    let mut h = 0x243F_6A88_85A3_08D3u64;
+    for &x in key {
+        h = (h.rotate_left(19) ^ x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    h ^= h >> 31;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^ h >> 29
+}
+
+impl<'a> Search<'a> {
+    /// A search from the start within `memory` bytes that must beat `upper` (a packed
+    /// cost; `u64::MAX` for none).
+    pub fn new(board: &'a Board, model: &'a Model, memory: usize, upper: u64) -> Search<'a> {
+        let m = model.start.len();
+        let per_node = Table::bytes_per_node(m + 1);
+        let table = Table::with_budget(m + 1, memory / (per_node + EXTRA_BYTES_PER_NODE) * per_node);
+        let capacity = table.capacity();
+        let bound = if model.weighted() {
+            Bound::Weighted(Weighted::new(m))
+        } else {
+            let w = 1 + model.extra.first().copied().unwrap_or(0);
+            Bound::Unit { w, parent: Box::new(Matching::new(m)), child: Box::new(Matching::new(m)) }
+        };
+        let n = board.n;
+        Search {
+            board,
+            model,
+            table,
+            g: Vec::with_capacity(capacity),
+            open: BinaryHeap::new(),
+            upper,
+            found: None,
+            stats: Stats { capacity, ..Stats::default() },
+            bound,
+            occupied: vec![false; n],
+            dist: vec![0; n],
+            seen: vec![0; n],
+            generation: 0,
+            queue: Vec::with_capacity(n),
+            key: Vec::with_capacity(m + 1),
+            child: Vec::with_capacity(m + 1),
+            row: vec![0; m],
+            freeze: Freeze::new(n),
+            goal_cut: GoalCut::new(n),
+            walls: Vec::new(),
+        }
+    }
+
+    /// The incumbent's cost (packed), or `u64::MAX`.
+    pub fn upper(&self) -> u64 {
+        self.upper
+    }
+
+    /// The pushes to a solution node, root first.
+    pub fn path(&self, node: u32) -> Vec<Push> {
+        self.table.path_to(node)
+    }
+
+    pub fn run(&mut self, budget: &Budget) -> End {
+        let end = self.search(budget);
+        self.stats.stored = self.table.len();
+        if end == End::Proven || end == End::Unsolvable {
+            // Nothing left in the open list could beat the incumbent.
+            self.stats.lower = self.upper;
+        }
+        end
+    }
+
+    fn search(&mut self, budget: &Budget) -> End {
+        let m = self.model.start.len();
+        let mut root = self.model.start.clone();
+        for &(s, e) in &self.model.class {
+            root[s..e].sort_unstable();
+        }
+        root.push(self.board.start_player);
+        let Some(h) = self.bound_of(&root[..m]) else {
+            return End::Unsolvable;
+        };
+        let f = self.model.bound(h);
+        if f >= self.upper {
+            return self.ended();
+        }
+        let Probe::Vacant(slot) = self.table.probe(&root, hash(&root)) else { unreachable!() };
+        if self.table.insert_at(slot, &root, hash(&root), NO_PARENT, Push::step(0, 0, 0), 0).is_none() {
+            return End::OutOfMemory;
+        }
+        self.g.push(0);
+        if h == 0 {
+            self.upper = 0;
+            self.found = Some(0);
+            return End::Proven;
+        }
+        self.open.push(Entry { f, g: 0, node: 0 });
+        while let Some(e) = self.open.pop() {
+            if e.g != self.g[e.node as usize] {
+                continue; // a cheaper way to the node was found after this entry
+            }
+            if e.f >= self.upper {
+                return self.ended();
+            }
+            self.stats.lower = self.stats.lower.max(e.f);
+            if budget.expired(self.stats.expanded) {
+                return End::OutOfTime;
+            }
+            self.stats.expanded += 1;
+            if !self.expand(e.node, e.g) {
+                return End::OutOfMemory;
+            }
+        }
+        self.ended()
+    }
+
+    /// The open list holds nothing that could beat the incumbent.
+    fn ended(&self) -> End {
+        if self.stats.overflow {
+            End::Overflow
+        } else if self.upper == u64::MAX {
+            End::Unsolvable
+        } else {
+            End::Proven
+        }
+    }
+
+    /// The matching bound of boxes on `boxes` (slots in order), unpacked; `None` if some
+    /// box can reach no goal of its own.
+    fn bound_of(&mut self, boxes: &[Cell]) -> Option<u64> {
+        let (board, m) = (self.board, boxes.len());
+        match &mut self.bound {
+            Bound::Unit { w, parent, .. } => {
+                for (k, &c) in boxes.iter().enumerate() {
+                    for j in 0..m {
+                        parent.cost[k * m + j] = unit_cost(board, j, c);
+                    }
+                }
+                let h = parent.solve();
+                (h < IMPOSSIBLE).then(|| h as u64 * *w)
+            }
+            Bound::Weighted(wm) => {
+                for (k, &c) in boxes.iter().enumerate() {
+                    let w = 1 + self.model.extra[k] as i64;
+                    for j in 0..m {
+                        wm.cost[k * m + j] = weighted_cost(board, j, c, w);
+                    }
+                }
+                let h = wm.solve();
+                (h < NEVER).then_some(h as u64)
+            }
+        }
+    }
+
+    /// The bound of the node being expanded with the box in `slot` moved to `to`
+    /// (`bound_of` was last called on the node itself).
+    fn child_bound(&mut self, slot: usize, to: Cell) -> Option<u64> {
+        let (board, m) = (self.board, self.model.start.len());
+        match &mut self.bound {
+            Bound::Unit { w, parent, child } => {
+                for j in 0..m {
+                    self.row[j] = unit_cost(board, j, to);
+                }
+                let h = child.changed_row_cost(parent, slot, &self.row);
+                (h < IMPOSSIBLE).then(|| h as u64 * *w)
+            }
+            Bound::Weighted(wm) => {
+                let saved: Vec<i64> = wm.cost[slot * m..(slot + 1) * m].to_vec();
+                let w = 1 + self.model.extra[slot] as i64;
+                for j in 0..m {
+                    wm.cost[slot * m + j] = weighted_cost(board, j, to, w);
+                }
+                let h = wm.solve();
+                wm.cost[slot * m..(slot + 1) * m].copy_from_slice(&saved);
+                (h < NEVER).then_some(h as u64)
+            }
+        }
+    }
+
+    /// Breadth-first walk of the player from `from` around the boxes on `occupied`.
+    fn walk(&mut self, from: Cell) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        let g = self.generation;
+        self.queue.clear();
+        self.queue.push(from);
+        self.seen[from as usize] = g;
+        self.dist[from as usize] = 0;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let c = self.queue[head];
+            head += 1;
+            for &t in &self.board.nbr[c as usize] {
+                if t != NONE && !self.occupied[t as usize] && self.seen[t as usize] != g {
+                    self.seen[t as usize] = g;
+                    self.dist[t as usize] = self.dist[c as usize] + 1;
+                    self.queue.push(t);
+                }
+            }
+        }
+    }
+
+    /// Store the children of `node` (cost `g`); `false` when the table is full.
+    fn expand(&mut self, node: u32, g: u64) -> bool {
+        let board = self.board;
+        let m = self.model.start.len();
+        self.key.clear();
+        self.key.extend_from_slice(self.table.key(node));
+        for &b in &self.key[..m] {
+            self.occupied[b as usize] = true;
+        }
+        self.walk(self.key[m]);
+        let boxes = std::mem::take(&mut self.key);
+        let alive = self.bound_of(&boxes[..m]).is_some();
+        let mut ok = true;
+        for k in 0..m {
+            if !alive || !ok {
+                break;
+            }
+            let from = boxes[k];
+            for d in 0..4 {
+                let (to, stand) = (board.step(from, d), board.step(from, d ^ 1));
+                if to == NONE
+                    || stand == NONE
+                    || self.occupied[to as usize]
+                    || board.dead_fwd[to as usize]
+                    || self.seen[stand as usize] != self.generation
+                {
+                    continue;
+                }
+                self.stats.generated += 1;
+                let edge = self.model.edge(self.dist[stand as usize] as u64, k);
+                let Some(gc) = add(g, edge) else {
+                    self.stats.overflow = true;
+                    continue;
+                };
+                if gc >= self.upper {
+                    self.stats.beaten += 1;
+                    continue;
+                }
+                self.child.clear();
+                self.child.extend_from_slice(&boxes);
+                let (s, e) = self.model.class[k];
+                move_box(&mut self.child[s..e], k - s, to);
+                self.child[m] = from;
+                let push = Push::step(from, d as u8, to);
+                if !self.consider(node, k, push, gc) {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        for &b in &boxes[..m] {
+            self.occupied[b as usize] = false;
+        }
+        self.key = boxes;
+        ok
+    }
+
+    /// Store or improve the child in `self.child`, reached by `push` of the box in
+    /// `slot` at cost `gc`; `false` when the table is full.
+    fn consider(&mut self, parent: u32, slot: usize, push: Push, gc: u64) -> bool {
+        let hash = hash(&self.child);
+        let probe = self.table.probe(&self.child, hash);
+        if let Probe::Found(i) = probe {
+            if self.g[i as usize] <= gc {
+                self.stats.duplicates += 1;
+                return true;
+            }
+        } else if self.dead(push.from, push.to) {
+            self.stats.dead += 1;
+            return true;
+        }
+        let Some(h) = self.child_bound(slot, push.to) else {
+            self.stats.dead += 1;
+            return true;
+        };
+        let Some(f) = add(gc, self.model.bound(h)) else {
+            self.stats.overflow = true;
+            return true;
+        };
+        if f >= self.upper {
+            self.stats.beaten += 1;
+            return true;
+        }
+        let node = match probe {
+            Probe::Found(i) => {
+                self.stats.reopened += 1;
+                self.table.relink(i, parent, push);
+                self.g[i as usize] = gc;
+                i
+            }
+            Probe::Vacant(at) => match self.table.insert_at(at, &self.child, hash, parent, push, 0) {
+                Some(i) => {
+                    self.g.push(gc);
+                    i
+                }
+                None => return false,
+            },
+        };
+        if h == 0 {
+            // Every box is on a goal: the best solution so far (`f < upper`).
+            self.upper = gc;
+            self.found = Some(node);
+        } else {
+            self.open.push(Entry { f, g: gc, node });
+        }
+        true
+    }
+
+    /// Can the position after pushing the box on `from` to `to` never be solved, by the
+    /// moved box? (The player stands on `from`.)
+    fn dead(&mut self, from: Cell, to: Cell) -> bool {
+        let board = self.board;
+        if board.dead_from(&board.dead_fwd_sides, to, from) {
+            return true;
+        }
+        self.occupied[from as usize] = false;
+        self.occupied[to as usize] = true;
+        let dead = match self.freeze.assess(board, &self.occupied, to) {
+            Frozen::No => false,
+            Frozen::OffGoal => true,
+            Frozen::OnGoals => {
+                // Boxes frozen on goals are walls for good; every such box counts.
+                self.walls.clear();
+                self.walls.extend_from_slice(self.freeze.group());
+                let m = self.model.start.len();
+                let boxes = self.child[..m].iter().copied();
+                self.freeze.frozen_on_goals(board, &self.occupied, boxes, &mut self.walls);
+                self.goal_cut.cuts_off(board, &self.occupied, &self.walls, &board.goals)
+            }
+        };
+        self.occupied[from as usize] = true;
+        self.occupied[to as usize] = false;
+        dead
+    }
+}
+
+fn unit_cost(board: &Board, goal: usize, c: Cell) -> i32 {
+    match board.to_goal[goal * board.n + c as usize] {
+        FAR => IMPOSSIBLE,
+        d => d as i32,
+    }
+}
+
+fn weighted_cost(board: &Board, goal: usize, c: Cell, w: i64) -> i64 {
+    match board.to_goal[goal * board.n + c as usize] {
+        FAR => NEVER,
+        d => d as i64 * w,
+    }
+}

@@ -48,6 +48,10 @@ const NOT_PROVEN: u8 = 4;
 /// The share of the time the normal solver has for a first solution.
 const FIRST_SHARE: f64 = 0.1;
 
+/// The share of the time left that the fewest-pushes search may take when the metric
+/// asked is another: it only guides the search in that metric.
+const GUIDE_SHARE: f64 = 0.5;
+
 pub fn parse_metric(v: &str) -> Result<Metric, String> {
     match v {
         "pushes" => Ok(Metric::Pushes),
@@ -157,7 +161,12 @@ pub struct Report {
     pub tally: Tally,
     /// The first solution's, and when it was found (seconds since the start).
     pub first: Option<(Tally, f64)>,
-    pub stats: Stats,
+    /// Each A* run: what it searched, and its counts.
+    pub stages: Vec<(&'static str, Stats)>,
+    /// The proven lower bound in the metric asked, packed (`astar::pack`).
+    pub lower: u64,
+    /// The fewest pushes of any solution, if proven.
+    pub fewest_pushes: Option<u64>,
     pub cells: usize,
     pub boxes: usize,
 }
@@ -170,7 +179,9 @@ pub fn solve(level: &Level, metric: Metric, costs: &[u64], first: Option<&Option
         answer: Answer::NotFound(Limit::Time),
         tally: Tally { moves: 0, pushes: 0, cost: 0 },
         first: None,
-        stats: Stats::default(),
+        stages: Vec::new(),
+        lower: 0,
+        fewest_pushes: None,
         cells: 0,
         boxes: 0,
     };
@@ -221,26 +232,81 @@ pub fn solve(level: &Level, metric: Metric, costs: &[u64], first: Option<&Option
             _ => {}
         }
     }
-    let upper = incumbent.as_ref().map_or(u64::MAX, |m| tally(level, costs, m).packed(metric));
+    let packing = crate::packing::Packing::analyse(&board);
+    // The moves of a solution node, replayed; an error if they fail or cost more than
+    // the search counted (`None`: the fewest-pushes search, which counts pushes alone).
+    let moves_of = |search: &Search, node: u32, metric: Option<Metric>| {
+        let moves = solution::assemble(&board, &packing, &search.path(node))
+            .and_then(|moves| solution::replay(level, &moves).map(|()| moves))
+            .map_err(|e| format!("the optimal plan failed its replay: {}", e))?;
+        let t = tally(level, costs, &moves);
+        if metric.map_or(pack(t.pushes, 0), |metric| t.packed(metric)) > search.upper() {
+            return Err("the optimal plan costs more than the search counted".to_string());
+        }
+        Ok(moves)
+    };
 
-    let model = Model::new(&board, metric, &slot_costs);
-    let mut search = Search::new(&board, &model, budget.memory_bytes, upper);
-    let end = search.run(&budget.share(1.0, used));
-    report.stats = search.stats.clone();
-    if let Some(node) = search.found {
-        let plan = search.path(node);
-        let packing = crate::packing::Packing::analyse(&board);
-        let checked = solution::assemble(&board, &packing, &plan)
-            .and_then(|moves| solution::replay(level, &moves).map(|()| moves));
-        match checked {
-            Ok(moves) if tally(level, costs, &moves).packed(metric) <= search.upper() => incumbent = Some(moves),
-            Ok(_) => {
-                report.answer = Answer::Internal("the optimal plan costs more than the search counted".into());
-                return report;
+    // The fewest pushes first, walks free: in few nodes it proves (or bounds) the pushes
+    // any solution needs, and that bounds the search in the metric asked (`Guide`).
+    let pushes_model = Model::pushes_only(&board);
+    let upper = incumbent.as_ref().map_or(u64::MAX, |m| pack(tally(level, costs, m).pushes, 0));
+    let mut pushes = Search::new(&board, &pushes_model, budget.memory_bytes / 2, upper, None);
+    if metric == Metric::Pushes {
+        // Then the search in pushes and moves needs to visit only the solutions of the
+        // fewest pushes, which a completed layer knows (`Guide`).
+        pushes.complete_layer();
+    }
+    let share = if metric == Metric::Pushes { 1.0 } else { GUIDE_SHARE };
+    let end = pushes.run(&budget.share(share, used));
+    used += pushes.stats.expanded;
+    report.stages.push(("fewest pushes, player areas", pushes.stats.clone()));
+    if let Some(node) = pushes.found {
+        match moves_of(&pushes, node, None) {
+            Ok(moves) => {
+                let better = |old: &Vec<Move>| {
+                    tally(level, costs, &moves).packed(metric) < tally(level, costs, old).packed(metric)
+                };
+                if incumbent.as_ref().map_or(true, better) {
+                    incumbent = Some(moves);
+                }
             }
             Err(e) => {
-                report.answer = Answer::Internal(format!("the optimal plan failed its replay: {}", e));
+                report.answer = Answer::Internal(e);
                 return report;
+            }
+        }
+    }
+    if end == End::Unsolvable {
+        report.answer = Answer::NoSolution("the search space is exhausted".into());
+        return report;
+    }
+    let lower_pushes = unpack(pushes.stats.lower).0;
+    if pushes.stats.proven_at.is_some() {
+        report.fewest_pushes = Some(unpack(pushes.upper()).0);
+    }
+    let model = Model::new(&board, metric, &slot_costs);
+    report.lower = model.bound_of_pushes(lower_pushes);
+    // Only a proof in the metric asked ends the run: the fewest pushes alone is not one
+    // (their moves may not be the fewest).
+    let layer_done = end == End::Proven && metric == Metric::Pushes;
+    let mut end = if end == End::Proven { End::OutOfTime } else { end };
+    if !budget.expired(used) {
+        let guide = pushes.into_guide(lower_pushes, layer_done);
+        let upper = incumbent.as_ref().map_or(u64::MAX, |m| tally(level, costs, m).packed(metric));
+        let memory = budget.memory_bytes.saturating_sub(guide.bytes());
+        let mut search = Search::new(&board, &model, memory, upper, Some(&guide));
+        end = search.run(&budget.share(1.0, used));
+        report.stages.push(("the metric asked, player cells", search.stats.clone()));
+        if search.stats.lower != u64::MAX {
+            report.lower = report.lower.max(search.stats.lower);
+        }
+        if let Some(node) = search.found {
+            match moves_of(&search, node, Some(metric)) {
+                Ok(moves) => incumbent = Some(moves),
+                Err(e) => {
+                    report.answer = Answer::Internal(e);
+                    return report;
+                }
             }
         }
     }
@@ -293,7 +359,7 @@ pub fn intercept(cli: &Cli, level: Level, budget: &Budget) -> Result<Level, Exit
         Answer::Optimal(moves) => print(moves).err().unwrap_or(ExitCode::SUCCESS),
         Answer::Unproven(moves, limit) => {
             print(moves)?;
-            let (lower, answer) = (report.stats.lower, report.tally.packed(metric));
+            let (lower, answer) = (report.lower, report.tally.packed(metric));
             // The tie-break's bound means something only where the metric's is reached.
             let lower = if unpack(lower).0 < unpack(answer).0 {
                 describe_metric(metric, unpack(lower).0)
@@ -303,6 +369,12 @@ pub fn intercept(cli: &Cli, level: Level, budget: &Budget) -> Result<Level, Exit
             let proof = match limit {
                 Limit::Overflow => "costs too large to count".into(),
                 _ => format!("no proof {}", why(*limit)),
+            };
+            let proof = match (metric, report.fewest_pushes) {
+                (Metric::Pushes, Some(p)) => {
+                    format!("{} pushes are proven the fewest, but not the moves among them: {}", p, proof)
+                }
+                _ => proof,
             };
             crate::fail(
                 NOT_PROVEN,
@@ -351,14 +423,26 @@ fn print_stats(r: &Report, metric: Metric, budget: &Budget) {
         }
         None => eprintln!("optimal  first solution by the normal solver: none"),
     }
-    let s = &r.stats;
-    eprintln!(
-        "optimal  expanded {}  generated {}  duplicates {}  reopened {}  dead {}  beaten {}  stored {}/{}",
-        s.expanded, s.generated, s.duplicates, s.reopened, s.dead, s.beaten, s.stored, s.capacity
-    );
-    let proven = matches!(r.answer, Answer::Optimal(_) | Answer::NoSolution(_));
-    let state = if proven { "nothing left below it" } else { "the search stopped there" };
-    eprintln!("optimal  lower bound {} ({})", describe(metric, s.lower), state);
+    for (name, s) in &r.stages {
+        eprintln!(
+            "optimal  {}: expanded {}  generated {}  duplicates {}  reopened {}  dead {}  beaten {}  stored {}/{}",
+            name, s.expanded, s.generated, s.duplicates, s.reopened, s.dead, s.beaten, s.stored, s.capacity
+        );
+    }
+    if let Some(p) = r.fewest_pushes {
+        let at = r.stages[0].1.proven_at.unwrap_or(0.0);
+        eprintln!("optimal  fewest pushes proven: {} (at {:.3} s)", p, at);
+    }
+    match r.answer {
+        Answer::NoSolution(_) => eprintln!("optimal  no solution: the search space is exhausted"),
+        Answer::Optimal(_) => {
+            eprintln!("optimal  lower bound {} (proven: nothing left below it)", describe(metric, r.lower))
+        }
+        _ => eprintln!(
+            "optimal  lower bound {} (the least bound left when the search stopped)",
+            describe(metric, r.lower)
+        ),
+    }
     if let Answer::Optimal(_) | Answer::Unproven(..) = r.answer {
         let t = r.tally;
         eprintln!("solution {} moves, {} pushes, cost {}", t.moves, t.pushes, t.cost);

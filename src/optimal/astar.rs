@@ -29,6 +29,7 @@ use crate::board::{Board, Cell, FAR, NONE};
 use crate::bound::{Matching, IMPOSSIBLE};
 use crate::budget::Budget;
 use crate::deadlock::{Freeze, Frozen, GoalCut};
+use crate::reach::Reach;
 use crate::state::move_box;
 use crate::table::{Probe, Push, Table, NO_PARENT};
 
@@ -58,6 +59,9 @@ fn add(a: u64, b: u64) -> Option<u64> {
 /// What a solution costs and how boxes are told apart.
 pub struct Model {
     pub metric: Metric,
+    /// The fewest pushes alone, the player named by his area (its smallest cell) as in
+    /// the normal search: far fewer nodes, for a first stage (see `Guide`).
+    area: bool,
     /// Per slot of a node's box list: the push cost of its box, on top of the move.
     extra: Vec<u64>,
     /// Per slot: the slots of its class (`start..end`). Boxes of one push cost are
@@ -84,12 +88,33 @@ impl Model {
             class[s..e].iter_mut().for_each(|c| *c = (s, e));
             s = e;
         }
-        Model { metric, extra, class, start }
+        Model { metric, area: false, extra, class, start }
+    }
+
+    /// The fewest pushes, walks free: nodes name the player's area, not his cell.
+    pub fn pushes_only(board: &Board) -> Model {
+        Model { area: true, ..Model::new(board, Metric::Pushes, &vec![0; board.start_boxes.len()]) }
+    }
+
+    /// The bound (packed) of a position that needs `pushes` more pushes.
+    pub fn bound_of_pushes(&self, pushes: u64) -> u64 {
+        self.bound(pushes * self.least_push())
+    }
+
+    /// The least a push costs in the metric.
+    fn least_push(&self) -> u64 {
+        match self.metric {
+            Metric::Pushes | Metric::Moves => 1,
+            Metric::Cost => 1 + self.extra.iter().copied().min().unwrap_or(0),
+        }
     }
 
     /// One push of the box in `slot` after `walk` steps.
     fn edge(&self, walk: u64, slot: usize) -> u64 {
         let moves = walk + 1;
+        if self.area {
+            return pack(1, 0);
+        }
         match self.metric {
             Metric::Pushes => pack(1, moves),
             Metric::Moves => pack(moves, 1),
@@ -101,6 +126,9 @@ impl Model {
     /// and a lower bound on both parts when the metric is pushes or moves. Weighted costs
     /// bound the cost alone; their tie-break (pushes) gets no bound.
     fn bound(&self, h: u64) -> u64 {
+        if self.area {
+            return pack(h, 0);
+        }
         match self.metric {
             Metric::Pushes | Metric::Moves => pack(h, h),
             Metric::Cost => pack(h, 0),
@@ -142,6 +170,9 @@ pub struct Stats {
     pub lower: u64,
     /// A cost did not fit its packed part: a child was dropped, so nothing is proven.
     pub overflow: bool,
+    /// When the incumbent was proven optimal (seconds since the start), if it was: a
+    /// search that completes its last layer (`Search::complete_layer`) goes on after.
+    pub proven_at: Option<f64>,
 }
 
 /// An open-list entry: least `f` first; then the deeper (larger `g`), which reaches a
@@ -175,6 +206,45 @@ enum Bound {
     Weighted(Weighted),
 }
 
+/// What a fewest-pushes search (`Model::pushes_only`) proved, as a bound for a later
+/// search in any metric. Its nodes were reached in `g` pushes, and no solution has fewer
+/// than `lower` pushes; so a layout with the player in that area, however it was reached,
+/// still needs at least `lower - g` pushes (else a solution of fewer than `lower` pushes
+/// would go through it), and each push costs at least `Model::least_push`.
+///
+/// When that search completed its last layer, `on_path` marks its nodes on a solution of
+/// the fewest pushes, and a search for those alone (fewest pushes, then moves) visits
+/// nothing else.
+pub struct Guide {
+    table: Table,
+    g: Vec<u64>,
+    lower: u64,
+    on_path: Vec<bool>,
+}
+
+impl Guide {
+    /// The pushes still needed from the layout with key `key` (sorted boxes, area),
+    /// reached in `pushes`; `None` if no solution of the fewest pushes goes through it
+    /// (known only with `on_path`).
+    fn pushes_left(&self, key: &[Cell], pushes: u64) -> Option<u64> {
+        let node = self.table.find(key, hash(key));
+        if self.on_path.is_empty() {
+            return Some(node.map_or(0, |i| self.lower.saturating_sub(unpack(self.g[i as usize]).0)));
+        }
+        let i = node.filter(|&i| self.on_path[i as usize])? as usize;
+        let g = unpack(self.g[i]).0;
+        (g == pushes).then(|| self.lower - g)
+    }
+
+    /// Bytes it holds.
+    pub fn bytes(&self) -> usize {
+        match self.table.len() {
+            0 => 0,
+            n => n * (Table::bytes_per_node(self.table.key(0).len()) + 8),
+        }
+    }
+}
+
 pub struct Search<'a> {
     board: &'a Board,
     model: &'a Model,
@@ -188,6 +258,16 @@ pub struct Search<'a> {
     pub found: Option<u32>,
     pub stats: Stats,
     bound: Bound,
+    /// `Board::goal_distances_by_side`: a box's pushes to each goal from the side of it
+    /// the player is on (he can never reach the others while it stays, and no other box
+    /// helps it); empty on big maps, where `to_goal` (the best side) serves.
+    by_side: Vec<u16>,
+    guide: Option<&'a Guide>,
+    /// Expand every node that could lie on a best solution, not just until one is
+    /// proven: each of them then has its least cost (see `solution_paths`).
+    layer: bool,
+    /// The solution nodes of cost `upper` (with `layer`), and perhaps older ones.
+    goals: Vec<u32>,
     occupied: Vec<bool>,
     /// The player's walk from the node being expanded: distance per cell, valid where
     /// `seen` holds `generation`.
@@ -195,9 +275,16 @@ pub struct Search<'a> {
     seen: Vec<u32>,
     generation: u32,
     queue: Vec<Cell>,
+    reach: Reach,
     key: Vec<Cell>,
     child: Vec<Cell>,
-    row: Vec<i32>,
+    /// A child's key as `Guide` names it: boxes sorted, the player's area.
+    area_key: Vec<Cell>,
+    /// The distances of a node's boxes (rows) to the goals (columns).
+    matrix: Vec<u16>,
+    /// A child's distances from its pushed box to each goal, and their costs.
+    row: Vec<u16>,
+    costs: Vec<i32>,
     freeze: Freeze,
     goal_cut: GoalCut,
     walls: Vec<Cell>,
@@ -218,8 +305,8 @@ fn hash(key: &[Cell]) -> u64 {
 
 impl<'a> Search<'a> {
     /// A search from the start within `memory` bytes that must beat `upper` (a packed
-    /// cost; `u64::MAX` for none).
-    pub fn new(board: &'a Board, model: &'a Model, memory: usize, upper: u64) -> Search<'a> {
+    /// cost; `u64::MAX` for none), its bound raised by `guide`'s where it knows more.
+    pub fn new(board: &'a Board, model: &'a Model, memory: usize, upper: u64, guide: Option<&'a Guide>) -> Search<'a> {
         let m = model.start.len();
         let per_node = Table::bytes_per_node(m + 1);
         let table = Table::with_budget(m + 1, memory / (per_node + EXTRA_BYTES_PER_NODE) * per_node);
@@ -241,14 +328,22 @@ impl<'a> Search<'a> {
             found: None,
             stats: Stats { capacity, ..Stats::default() },
             bound,
+            by_side: board.goal_distances_by_side(),
+            guide,
+            layer: false,
+            goals: Vec::new(),
             occupied: vec![false; n],
             dist: vec![0; n],
             seen: vec![0; n],
             generation: 0,
             queue: Vec::with_capacity(n),
+            reach: Reach::new(n),
             key: Vec::with_capacity(m + 1),
             child: Vec::with_capacity(m + 1),
+            area_key: Vec::with_capacity(m + 1),
+            matrix: Vec::with_capacity(m * m),
             row: vec![0; m],
+            costs: vec![0; m],
             freeze: Freeze::new(n),
             goal_cut: GoalCut::new(n),
             walls: Vec::new(),
@@ -263,6 +358,86 @@ impl<'a> Search<'a> {
     /// The pushes to a solution node, root first.
     pub fn path(&self, node: u32) -> Vec<Push> {
         self.table.path_to(node)
+    }
+
+    /// Go on after the proof until every node that could lie on a best solution is
+    /// expanded (see `solution_paths`).
+    pub fn complete_layer(&mut self) {
+        self.layer = true;
+    }
+
+    /// Can a node of bound `f` still be on a solution worth having?
+    fn worth(&self, f: u64) -> bool {
+        f < self.upper || (self.layer && f == self.upper)
+    }
+
+    /// What this fewest-pushes search knows, for a search in another metric; `lower`:
+    /// no solution has fewer pushes. `paths`: its last layer is complete (the run ended
+    /// `Proven` under `complete_layer`), so mark the nodes on best solutions.
+    pub fn into_guide(mut self, lower: u64, paths: bool) -> Guide {
+        let on_path = if paths { self.solution_paths() } else { Vec::new() };
+        Guide { table: self.table, g: self.g, lower, on_path }
+    }
+
+    /// The nodes on a solution of cost `upper`, after a completed layer.
+    ///
+    /// Every node of such a solution has a bound of at most `upper`, so the completed
+    /// layer expanded each with its least cost, and the solution's every push is an edge
+    /// between two of them whose costs differ by one push. So, backward from the solution
+    /// nodes: a node is on such a solution if one push leads from it to a node that is,
+    /// at one push more. The pushes into a node are found as pulls: the box on `t` came
+    /// from `f`, beside it, where the player then stood (so `f` lies in the node's area),
+    /// pushed from the cell beyond `f`.
+    fn solution_paths(&mut self) -> Vec<bool> {
+        let (board, m) = (self.board, self.model.start.len());
+        let mut on = vec![false; self.table.len()];
+        let mut stack: Vec<u32> = Vec::new();
+        for &i in &self.goals {
+            if self.g[i as usize] == self.upper && !on[i as usize] {
+                on[i as usize] = true;
+                stack.push(i);
+            }
+        }
+        let (mut key, mut before) = (Vec::with_capacity(m + 1), Vec::with_capacity(m + 1));
+        while let Some(c) = stack.pop() {
+            key.clear();
+            key.extend_from_slice(self.table.key(c));
+            for &b in &key[..m] {
+                self.occupied[b as usize] = true;
+            }
+            self.walk(key[m]);
+            for k in 0..m {
+                let t = key[k];
+                for d in 0..4 {
+                    let f = board.step(t, d ^ 1);
+                    if f == NONE || self.seen[f as usize] != self.generation {
+                        continue;
+                    }
+                    let stand = board.step(f, d ^ 1);
+                    if stand == NONE || self.occupied[stand as usize] {
+                        continue;
+                    }
+                    before.clear();
+                    before.extend_from_slice(&key);
+                    move_box(&mut before[..m], k, f);
+                    self.occupied[t as usize] = false;
+                    self.occupied[f as usize] = true;
+                    before[m] = self.reach.fill(board, &self.occupied, stand);
+                    self.occupied[t as usize] = true;
+                    self.occupied[f as usize] = false;
+                    if let Some(i) = self.table.find(&before, hash(&before)) {
+                        if add(self.g[i as usize], pack(1, 0)) == Some(self.g[c as usize]) && !on[i as usize] {
+                            on[i as usize] = true;
+                            stack.push(i);
+                        }
+                    }
+                }
+            }
+            for &b in &key[..m] {
+                self.occupied[b as usize] = false;
+            }
+        }
+        on
     }
 
     pub fn run(&mut self, budget: &Budget) -> End {
@@ -281,12 +456,25 @@ impl<'a> Search<'a> {
         for &(s, e) in &self.model.class {
             root[s..e].sort_unstable();
         }
-        root.push(self.board.start_player);
-        let Some(h) = self.bound_of(&root[..m]) else {
+        let player = self.board.start_player;
+        root.push(player);
+        if self.model.area {
+            root[m] = self.area_of(&root[..m], player);
+        }
+        let Some(h) = self.bound_of(&root[..m], player) else {
             return End::Unsolvable;
         };
-        let f = self.model.bound(h);
-        if f >= self.upper {
+        let f = match self.guide {
+            Some(guide) => {
+                self.child.clone_from(&root);
+                let Some(left) = guide.pushes_left(self.area_key_of_child(player, NONE, NONE), 0) else {
+                    return self.ended();
+                };
+                self.model.bound(h.max(left * self.model.least_push()))
+            }
+            None => self.model.bound(h),
+        };
+        if !self.worth(f) {
             return self.ended();
         }
         let Probe::Vacant(slot) = self.table.probe(&root, hash(&root)) else { unreachable!() };
@@ -297,6 +485,8 @@ impl<'a> Search<'a> {
         if h == 0 {
             self.upper = 0;
             self.found = Some(0);
+            self.goals.push(0);
+            self.stats.proven_at = Some(budget.elapsed());
             return End::Proven;
         }
         self.open.push(Entry { f, g: 0, node: 0 });
@@ -305,7 +495,12 @@ impl<'a> Search<'a> {
                 continue; // a cheaper way to the node was found after this entry
             }
             if e.f >= self.upper {
-                return self.ended();
+                if self.stats.proven_at.is_none() && self.upper != u64::MAX {
+                    self.stats.proven_at = Some(budget.elapsed());
+                }
+                if !self.worth(e.f) {
+                    return self.ended();
+                }
             }
             self.stats.lower = self.stats.lower.max(e.f);
             if budget.expired(self.stats.expanded) {
@@ -330,26 +525,74 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The matching bound of boxes on `boxes` (slots in order), unpacked; `None` if some
-    /// box can reach no goal of its own.
-    fn bound_of(&mut self, boxes: &[Cell]) -> Option<u64> {
-        let (board, m) = (self.board, boxes.len());
+    /// The smallest cell of the player's area on `player` with boxes on `boxes`.
+    fn area_of(&mut self, boxes: &[Cell], player: Cell) -> Cell {
+        boxes.iter().for_each(|&b| self.occupied[b as usize] = true);
+        let least = self.reach.fill(self.board, &self.occupied, player);
+        boxes.iter().for_each(|&b| self.occupied[b as usize] = false);
+        least
+    }
+
+    /// `self.child`'s key as `Guide` names it, the player on `player`; `self.occupied`
+    /// holds the parent's boxes, of which the one on `from` went to `to` (`NONE`, `NONE`
+    /// when `self.child` is the root and nothing is occupied).
+    fn area_key_of_child(&mut self, player: Cell, from: Cell, to: Cell) -> &[Cell] {
+        let m = self.model.start.len();
+        self.area_key.clear();
+        self.area_key.extend_from_slice(&self.child[..m]);
+        self.area_key.sort_unstable();
+        let least = if from == NONE {
+            let boxes = std::mem::take(&mut self.area_key);
+            let least = self.area_of(&boxes, player);
+            self.area_key = boxes;
+            least
+        } else {
+            self.occupied[from as usize] = false;
+            self.occupied[to as usize] = true;
+            let least = self.reach.fill(self.board, &self.occupied, player);
+            self.occupied[from as usize] = true;
+            self.occupied[to as usize] = false;
+            least
+        };
+        self.area_key.push(least);
+        &self.area_key
+    }
+
+    /// The pushes from `c` to goal `goal` of a lone box, the player on `player`.
+    fn distance(&self, goal: usize, c: Cell, player: Cell) -> u16 {
+        let board = self.board;
+        if self.by_side.is_empty() {
+            board.to_goal[goal * board.n + c as usize]
+        } else {
+            let side = board.side_towards(c, player);
+            self.by_side[(c as usize * 4 + side) * board.goals.len() + goal]
+        }
+    }
+
+    /// The matching bound of boxes on `boxes` (slots in order) with the player on
+    /// `player`, unpacked; `None` if some box can reach no goal of its own.
+    ///
+    /// A push leaves the player on the side of every other box that he was on (he
+    /// walked to it around them), so a child's matching differs in one row only.
+    fn bound_of(&mut self, boxes: &[Cell], player: Cell) -> Option<u64> {
+        let m = boxes.len();
+        self.matrix.clear();
+        for &c in boxes {
+            for j in 0..m {
+                self.matrix.push(self.distance(j, c, player));
+            }
+        }
         match &mut self.bound {
             Bound::Unit { w, parent, .. } => {
-                for (k, &c) in boxes.iter().enumerate() {
-                    for j in 0..m {
-                        parent.cost[k * m + j] = unit_cost(board, j, c);
-                    }
+                for (cost, &d) in parent.cost.iter_mut().zip(&self.matrix) {
+                    *cost = unit_cost(d);
                 }
                 let h = parent.solve();
                 (h < IMPOSSIBLE).then(|| h as u64 * *w)
             }
             Bound::Weighted(wm) => {
-                for (k, &c) in boxes.iter().enumerate() {
-                    let w = 1 + self.model.extra[k] as i64;
-                    for j in 0..m {
-                        wm.cost[k * m + j] = weighted_cost(board, j, c, w);
-                    }
+                for (i, (cost, &d)) in wm.cost.iter_mut().zip(&self.matrix).enumerate() {
+                    *cost = weighted_cost(d, 1 + self.model.extra[i / m] as i64);
                 }
                 let h = wm.solve();
                 (h < NEVER).then_some(h as u64)
@@ -357,23 +600,26 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The bound of the node being expanded with the box in `slot` moved to `to`
-    /// (`bound_of` was last called on the node itself).
-    fn child_bound(&mut self, slot: usize, to: Cell) -> Option<u64> {
-        let (board, m) = (self.board, self.model.start.len());
+    /// The bound of the node being expanded with the box in `slot` pushed from `from`
+    /// to `to` (`bound_of` was last called on the node itself).
+    fn child_bound(&mut self, slot: usize, from: Cell, to: Cell) -> Option<u64> {
+        let m = self.model.start.len();
+        for j in 0..m {
+            self.row[j] = self.distance(j, to, from);
+        }
         match &mut self.bound {
             Bound::Unit { w, parent, child } => {
                 for j in 0..m {
-                    self.row[j] = unit_cost(board, j, to);
+                    self.costs[j] = unit_cost(self.row[j]);
                 }
-                let h = child.changed_row_cost(parent, slot, &self.row);
+                let h = child.changed_row_cost(parent, slot, &self.costs);
                 (h < IMPOSSIBLE).then(|| h as u64 * *w)
             }
             Bound::Weighted(wm) => {
                 let saved: Vec<i64> = wm.cost[slot * m..(slot + 1) * m].to_vec();
                 let w = 1 + self.model.extra[slot] as i64;
                 for j in 0..m {
-                    wm.cost[slot * m + j] = weighted_cost(board, j, to, w);
+                    wm.cost[slot * m + j] = weighted_cost(self.row[j], w);
                 }
                 let h = wm.solve();
                 wm.cost[slot * m..(slot + 1) * m].copy_from_slice(&saved);
@@ -417,9 +663,11 @@ impl<'a> Search<'a> {
         for &b in &self.key[..m] {
             self.occupied[b as usize] = true;
         }
+        // In area nodes the player stands on the area's smallest cell: any cell of it
+        // reaches the same cells.
         self.walk(self.key[m]);
         let boxes = std::mem::take(&mut self.key);
-        let alive = self.bound_of(&boxes[..m]).is_some();
+        let alive = self.bound_of(&boxes[..m], boxes[m]).is_some();
         let mut ok = true;
         for k in 0..m {
             if !alive || !ok {
@@ -442,7 +690,7 @@ impl<'a> Search<'a> {
                     self.stats.overflow = true;
                     continue;
                 };
-                if gc >= self.upper {
+                if !self.worth(gc) {
                     self.stats.beaten += 1;
                     continue;
                 }
@@ -451,6 +699,13 @@ impl<'a> Search<'a> {
                 let (s, e) = self.model.class[k];
                 move_box(&mut self.child[s..e], k - s, to);
                 self.child[m] = from;
+                if self.model.area {
+                    self.occupied[from as usize] = false;
+                    self.occupied[to as usize] = true;
+                    self.child[m] = self.reach.fill(board, &self.occupied, from);
+                    self.occupied[from as usize] = true;
+                    self.occupied[to as usize] = false;
+                }
                 let push = Push::step(from, d as u8, to);
                 if !self.consider(node, k, push, gc) {
                     ok = false;
@@ -479,15 +734,24 @@ impl<'a> Search<'a> {
             self.stats.dead += 1;
             return true;
         }
-        let Some(h) = self.child_bound(slot, push.to) else {
+        let Some(h) = self.child_bound(slot, push.from, push.to) else {
             self.stats.dead += 1;
             return true;
         };
-        let Some(f) = add(gc, self.model.bound(h)) else {
+        let mut bound = h;
+        if let Some(guide) = self.guide {
+            let key = self.area_key_of_child(push.from, push.from, push.to);
+            let Some(left) = guide.pushes_left(key, unpack(gc).0) else {
+                self.stats.beaten += 1;
+                return true;
+            };
+            bound = bound.max(left * self.model.least_push());
+        }
+        let Some(f) = add(gc, self.model.bound(bound)) else {
             self.stats.overflow = true;
             return true;
         };
-        if f >= self.upper {
+        if !self.worth(f) {
             self.stats.beaten += 1;
             return true;
         }
@@ -507,9 +771,13 @@ impl<'a> Search<'a> {
             },
         };
         if h == 0 {
-            // Every box is on a goal: the best solution so far (`f < upper`).
-            self.upper = gc;
-            self.found = Some(node);
+            // Every box is on a goal: the best solution so far, or as good as it.
+            if gc < self.upper {
+                self.upper = gc;
+                self.found = Some(node);
+                self.goals.clear();
+            }
+            self.goals.push(node);
         } else {
             self.open.push(Entry { f, g: gc, node });
         }
@@ -544,15 +812,15 @@ impl<'a> Search<'a> {
     }
 }
 
-fn unit_cost(board: &Board, goal: usize, c: Cell) -> i32 {
-    match board.to_goal[goal * board.n + c as usize] {
+fn unit_cost(distance: u16) -> i32 {
+    match distance {
         FAR => IMPOSSIBLE,
         d => d as i32,
     }
 }
 
-fn weighted_cost(board: &Board, goal: usize, c: Cell, w: i64) -> i64 {
-    match board.to_goal[goal * board.n + c as usize] {
+fn weighted_cost(distance: u16, w: i64) -> i64 {
+    match distance {
         FAR => NEVER,
         d => d as i64 * w,
     }

@@ -148,7 +148,12 @@ fn check(text: &str, metric: Metric, costs: &[u64], first: Option<&Options>) -> 
         (Answer::Optimal(moves), Some(want)) => {
             let got = replay(&grid, metric, costs, moves).unwrap_or_else(|e| panic!("{:?}: {}\n{}", metric, e, text));
             assert_eq!(got, want, "{:?} costs {:?}: not optimal\n{}", metric, costs, text);
-            assert_eq!(unpack(report.stats.lower), want, "{:?}: the lower bound is the optimum\n{}", metric, text);
+            assert_eq!(unpack(report.lower), want, "{:?}: the lower bound is the optimum\n{}", metric, text);
+            if let Some(p) = report.fewest_pushes {
+                let fewest =
+                    if metric == Metric::Pushes { want } else { brute_force(&grid, Metric::Pushes, &[]).unwrap() };
+                assert_eq!(p, fewest.0, "{:?}: the fewest pushes\n{}", metric, text);
+            }
             1
         }
         (Answer::NoSolution(_), None) => 0,
@@ -213,7 +218,7 @@ fn a_search_cut_short_reports_a_true_lower_bound() {
         for metric in [Metric::Pushes, Metric::Moves] {
             let Some(want) = brute_force(&grid, metric, &[]) else { continue };
             let report = solve(&level, metric, &[], Some(&Options::default()), &budget(40));
-            let lower = unpack(report.stats.lower);
+            let lower = unpack(report.lower);
             assert!(lower <= want, "{:?}: bound {:?} above the optimum {:?}\n{}", metric, lower, want, text);
             match &report.answer {
                 Answer::Optimal(moves) => assert_eq!(replay(&grid, metric, &[], moves), Ok(want), "{}", text),

@@ -1,7 +1,8 @@
 //! Sokoban solver for online judges: one map on stdin, one line of moves on stdout.
 //!
 //! Exit codes: 0 solved (moves printed), 1 no solution (proven, or not found within the
-//! time or memory limit), 2 invalid input or usage, 3 internal error (never a wrong answer).
+//! time or memory limit), 2 invalid input or usage, 3 internal error (never a wrong answer),
+//! 4 with `--optimal` only: moves printed but not proven optimal.
 
 mod bench;
 mod board;

@@ -187,7 +187,12 @@ pub fn solve(level: &Level, metric: Metric, costs: &[u64], first: Option<&Option
     };
     let all_boxes = level.boxes.iter().filter(|&&b| b).count();
     if !costs.is_empty() && costs.len() != all_boxes {
-        let why = format!("--push-costs gives {} costs, but the map has {} boxes", costs.len(), all_boxes);
+        let plural = |n: usize, one: &str, many: &str| format!("{} {}", n, if n == 1 { one } else { many });
+        let why = format!(
+            "--push-costs gives {}, but the map has {}",
+            plural(costs.len(), "cost", "costs"),
+            plural(all_boxes, "box", "boxes")
+        );
         report.answer = Answer::BadOptions(why);
         return report;
     }
@@ -250,13 +255,17 @@ pub fn solve(level: &Level, metric: Metric, costs: &[u64], first: Option<&Option
     // any solution needs, and that bounds the search in the metric asked (`Guide`).
     let pushes_model = Model::pushes_only(&board);
     let upper = incumbent.as_ref().map_or(u64::MAX, |m| pack(tally(level, costs, m).pushes, 0));
-    let mut pushes = Search::new(&board, &pushes_model, budget.memory_bytes / 2, upper, None);
+    // For the fewest pushes this search is the proof, and the next one visits only the
+    // solutions of the fewest pushes, which its completed layer knows (`Guide`); for
+    // another metric it only guides the next.
+    let (share, memory) = match metric {
+        Metric::Pushes => (1.0, budget.memory_bytes / 8 * 7),
+        _ => (GUIDE_SHARE, budget.memory_bytes / 4),
+    };
+    let mut pushes = Search::new(&board, &pushes_model, memory, upper, None);
     if metric == Metric::Pushes {
-        // Then the search in pushes and moves needs to visit only the solutions of the
-        // fewest pushes, which a completed layer knows (`Guide`).
         pushes.complete_layer();
     }
-    let share = if metric == Metric::Pushes { 1.0 } else { GUIDE_SHARE };
     let end = pushes.run(&budget.share(share, used));
     used += pushes.stats.expanded;
     report.stages.push(("fewest pushes, player areas", pushes.stats.clone()));

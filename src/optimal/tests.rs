@@ -302,3 +302,17 @@ fn tally_counts_moves_pushes_and_each_boxs_cost() {
     assert_eq!(tally(&level, &[10, 100], &moves), Tally { moves: 10, pushes: 6, cost: 10 + 3 * 10 + 3 * 100 });
     assert_eq!(tally(&level, &[], &moves), Tally { moves: 10, pushes: 6, cost: 10 });
 }
+
+/// The numbers `tests/optimal.rs` expects of the binary, by the brute force.
+#[test]
+fn the_metrics_part_ways_on_a_small_map() {
+    let split = Grid::new("########\n#   #@ #\n#   $  #\n#   .  #\n########\n");
+    assert_eq!(brute_force(&split, Metric::Pushes, &[]), Some((3, 12)));
+    assert_eq!(brute_force(&split, Metric::Moves, &[]), Some((10, 5)));
+    assert_eq!(brute_force(&split, Metric::Cost, &[0]), Some((10, 5)));
+    assert_eq!(brute_force(&split, Metric::Cost, &[3]), Some((21, 3)));
+    let pair = Grid::new("#######\n#     #\n# $$@ #\n#  .. #\n#######\n");
+    for (costs, want) in [([0, 0], 12), ([0, 20], 32), ([20, 0], 52), ([5, 5], 32)] {
+        assert_eq!(brute_force(&pair, Metric::Cost, &costs).map(|c| c.0), Some(want), "{:?}", costs);
+    }
+}

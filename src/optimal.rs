@@ -434,8 +434,17 @@ fn print_stats(r: &Report, metric: Metric, budget: &Budget) {
     }
     for (name, s) in &r.stages {
         eprintln!(
-            "optimal  {}: expanded {}  generated {}  duplicates {}  reopened {}  dead {}  beaten {}  stored {}/{}",
-            name, s.expanded, s.generated, s.duplicates, s.reopened, s.dead, s.beaten, s.stored, s.capacity
+            "optimal  {}: expanded {}  generated {}  duplicates {}  reopened {}  dead {} (corrals {})  beaten {}  stored {}/{}",
+            name,
+            s.expanded,
+            s.generated,
+            s.duplicates,
+            s.reopened,
+            s.dead,
+            s.dead_corrals,
+            s.beaten,
+            s.stored,
+            s.capacity
         );
     }
     if let Some(p) = r.fewest_pushes {

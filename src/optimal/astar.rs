@@ -28,8 +28,10 @@ use super::Metric;
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::bound::{Matching, IMPOSSIBLE};
 use crate::budget::Budget;
+use crate::corral::Corrals;
+use crate::corral_deadlock::CorralDeadlocks;
 use crate::deadlock::{Freeze, Frozen, GoalCut};
-use crate::reach::Reach;
+use crate::reach::{Areas, Reach};
 use crate::state::move_box;
 use crate::table::{Probe, Push, Table, NO_PARENT};
 
@@ -161,6 +163,9 @@ pub struct Stats {
     pub reopened: u64,
     /// Children cut as dead: from the player's side, frozen, or without a matching.
     pub dead: u64,
+    /// Nodes proven dead when expanded: a corral whose barrier boxes alone can never all
+    /// reach goals (`corral_deadlock`).
+    pub dead_corrals: u64,
     /// Children whose bound could not beat the incumbent.
     pub beaten: u64,
     pub stored: usize,
@@ -275,7 +280,12 @@ pub struct Search<'a> {
     seen: Vec<u32>,
     generation: u32,
     queue: Vec<Cell>,
+    /// The free areas of the node being expanded (when children need their area: see
+    /// `child_area`), and in area nodes the player's area as `reach`.
+    areas: Areas,
     reach: Reach,
+    /// For the children whose area the labels cannot tell.
+    child_reach: Reach,
     key: Vec<Cell>,
     child: Vec<Cell>,
     /// A child's key as `Guide` names it: boxes sorted, the player's area.
@@ -288,6 +298,8 @@ pub struct Search<'a> {
     freeze: Freeze,
     goal_cut: GoalCut,
     walls: Vec<Cell>,
+    corrals: Corrals,
+    corral_deadlocks: CorralDeadlocks,
 }
 
 /// Bytes of the open list and the cost per node, on top of the table's.
@@ -337,7 +349,9 @@ impl<'a> Search<'a> {
             seen: vec![0; n],
             generation: 0,
             queue: Vec::with_capacity(n),
+            areas: Areas::new(n),
             reach: Reach::new(n),
+            child_reach: Reach::new(n),
             key: Vec::with_capacity(m + 1),
             child: Vec::with_capacity(m + 1),
             area_key: Vec::with_capacity(m + 1),
@@ -347,6 +361,8 @@ impl<'a> Search<'a> {
             freeze: Freeze::new(n),
             goal_cut: GoalCut::new(n),
             walls: Vec::new(),
+            corrals: Corrals::new(n),
+            corral_deadlocks: CorralDeadlocks::new(n),
         }
     }
 
@@ -467,7 +483,8 @@ impl<'a> Search<'a> {
         let f = match self.guide {
             Some(guide) => {
                 self.child.clone_from(&root);
-                let Some(left) = guide.pushes_left(self.area_key_of_child(player, NONE, NONE), 0) else {
+                let area = self.area_of(&root[..m], player);
+                let Some(left) = guide.pushes_left(self.area_key_of_child(area), 0) else {
                     return self.ended();
                 };
                 self.model.bound(h.max(left * self.model.least_push()))
@@ -533,29 +550,30 @@ impl<'a> Search<'a> {
         least
     }
 
-    /// `self.child`'s key as `Guide` names it, the player on `player`; `self.occupied`
-    /// holds the parent's boxes, of which the one on `from` went to `to` (`NONE`, `NONE`
-    /// when `self.child` is the root and nothing is occupied).
-    fn area_key_of_child(&mut self, player: Cell, from: Cell, to: Cell) -> &[Cell] {
+    /// `self.child`'s key as `Guide` names it: its boxes sorted and the smallest cell of
+    /// the player's area, `area` (see `child_area`).
+    fn area_key_of_child(&mut self, area: Cell) -> &[Cell] {
         let m = self.model.start.len();
         self.area_key.clear();
         self.area_key.extend_from_slice(&self.child[..m]);
         self.area_key.sort_unstable();
-        let least = if from == NONE {
-            let boxes = std::mem::take(&mut self.area_key);
-            let least = self.area_of(&boxes, player);
-            self.area_key = boxes;
-            least
-        } else {
-            self.occupied[from as usize] = false;
-            self.occupied[to as usize] = true;
-            let least = self.reach.fill(self.board, &self.occupied, player);
-            self.occupied[from as usize] = true;
-            self.occupied[to as usize] = false;
-            least
-        };
-        self.area_key.push(least);
+        self.area_key.push(area);
         &self.area_key
+    }
+
+    /// The smallest cell of the player's area after the box on `from` of the node being
+    /// expanded (labelled in `areas`) went to `to`, the player on `from`: from the labels
+    /// if they tell, else by a flood.
+    fn child_area(&mut self, from: Cell, to: Cell) -> Cell {
+        if let Some(least) = self.areas.child(self.board, &self.occupied, from, to, from) {
+            return least;
+        }
+        self.occupied[from as usize] = false;
+        self.occupied[to as usize] = true;
+        let least = self.child_reach.fill(self.board, &self.occupied, from);
+        self.occupied[from as usize] = true;
+        self.occupied[to as usize] = false;
+        least
     }
 
     /// The pushes from `c` to goal `goal` of a lone box, the player on `player`.
@@ -664,10 +682,27 @@ impl<'a> Search<'a> {
             self.occupied[b as usize] = true;
         }
         // In area nodes the player stands on the area's smallest cell: any cell of it
-        // reaches the same cells.
-        self.walk(self.key[m]);
+        // reaches the same cells, and walks are free.
+        let area = self.model.area;
+        // Nodes on solutions of the fewest pushes (`Guide::on_path`) are never dead.
+        let corrals = !self.guide.is_some_and(|g| !g.on_path.is_empty());
+        if area || corrals {
+            self.areas.label_with_reach(board, &self.occupied, self.key[m], &mut self.reach);
+        } else if self.guide.is_some() {
+            self.areas.label(board, &self.occupied);
+        }
+        if !area {
+            self.walk(self.key[m]);
+        }
         let boxes = std::mem::take(&mut self.key);
-        let alive = self.bound_of(&boxes[..m], boxes[m]).is_some();
+        let mut alive = self.bound_of(&boxes[..m], boxes[m]).is_some();
+        if alive && corrals {
+            self.corrals.analyse(board, &self.occupied, &boxes[..m], &self.reach, &self.areas);
+            if self.corral_deadlocks.any_dead(board, &self.corrals, &boxes[..m], boxes[m]) {
+                self.stats.dead_corrals += 1;
+                alive = false;
+            }
+        }
         let mut ok = true;
         for k in 0..m {
             if !alive || !ok {
@@ -676,16 +711,17 @@ impl<'a> Search<'a> {
             let from = boxes[k];
             for d in 0..4 {
                 let (to, stand) = (board.step(from, d), board.step(from, d ^ 1));
-                if to == NONE
-                    || stand == NONE
-                    || self.occupied[to as usize]
-                    || board.dead_fwd[to as usize]
-                    || self.seen[stand as usize] != self.generation
-                {
+                if to == NONE || stand == NONE || self.occupied[to as usize] || board.dead_fwd[to as usize] {
+                    continue;
+                }
+                let reached =
+                    if area { self.reach.reached(stand) } else { self.seen[stand as usize] == self.generation };
+                if !reached {
                     continue;
                 }
                 self.stats.generated += 1;
-                let edge = self.model.edge(self.dist[stand as usize] as u64, k);
+                let walk = if area { 0 } else { self.dist[stand as usize] as u64 };
+                let edge = self.model.edge(walk, k);
                 let Some(gc) = add(g, edge) else {
                     self.stats.overflow = true;
                     continue;
@@ -698,14 +734,7 @@ impl<'a> Search<'a> {
                 self.child.extend_from_slice(&boxes);
                 let (s, e) = self.model.class[k];
                 move_box(&mut self.child[s..e], k - s, to);
-                self.child[m] = from;
-                if self.model.area {
-                    self.occupied[from as usize] = false;
-                    self.occupied[to as usize] = true;
-                    self.child[m] = self.reach.fill(board, &self.occupied, from);
-                    self.occupied[from as usize] = true;
-                    self.occupied[to as usize] = false;
-                }
+                self.child[m] = if area { self.child_area(from, to) } else { from };
                 let push = Push::step(from, d as u8, to);
                 if !self.consider(node, k, push, gc) {
                     ok = false;
@@ -740,7 +769,8 @@ impl<'a> Search<'a> {
         };
         let mut bound = h;
         if let Some(guide) = self.guide {
-            let key = self.area_key_of_child(push.from, push.from, push.to);
+            let area = self.child_area(push.from, push.to);
+            let key = self.area_key_of_child(area);
             let Some(left) = guide.pushes_left(key, unpack(gc).0) else {
                 self.stats.beaten += 1;
                 return true;

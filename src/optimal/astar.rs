@@ -302,8 +302,9 @@ pub struct Search<'a> {
     corral_deadlocks: CorralDeadlocks,
 }
 
-/// Bytes of the open list and the cost per node, on top of the table's.
-const EXTRA_BYTES_PER_NODE: usize = 8 + std::mem::size_of::<Entry>();
+/// Bytes of the cost and the open list's entry per node, on top of the table's, which
+/// charges 8 bytes for an open list entry of its own (not used here).
+const EXTRA_BYTES_PER_NODE: usize = 8 + std::mem::size_of::<Entry>() - 8;
 
 fn hash(key: &[Cell]) -> u64 {
     let mut h = 0x243F_6A88_85A3_08D3u64;

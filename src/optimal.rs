@@ -434,7 +434,7 @@ fn print_stats(r: &Report, metric: Metric, budget: &Budget) {
     }
     for (name, s) in &r.stages {
         eprintln!(
-            "optimal  {}: expanded {}  generated {}  duplicates {}  reopened {}  dead {} (corrals {})  beaten {}  stored {}/{}",
+            "optimal  {}: expanded {}  generated {}  duplicates {}  reopened {}  dead {} (corrals {})  deferred {}  beaten {}  stored {}/{}",
             name,
             s.expanded,
             s.generated,
@@ -442,6 +442,7 @@ fn print_stats(r: &Report, metric: Metric, budget: &Budget) {
             s.reopened,
             s.dead,
             s.dead_corrals,
+            s.deferred,
             s.beaten,
             s.stored,
             s.capacity

@@ -166,6 +166,8 @@ pub struct Stats {
     /// Nodes proven dead when expanded: a corral whose barrier boxes alone can never all
     /// reach goals (`corral_deadlock`).
     pub dead_corrals: u64,
+    /// Children left for a later expansion of their parent (`Search::partial`).
+    pub deferred: u64,
     /// Children whose bound could not beat the incumbent.
     pub beaten: u64,
     pub stored: usize,
@@ -273,6 +275,18 @@ pub struct Search<'a> {
     layer: bool,
     /// The solution nodes of cost `upper` (with `layer`), and perhaps older ones.
     goals: Vec<u32>,
+    /// Partial expansion: an expansion stores only the children whose bound is no more
+    /// than the parent's entry, `entry_f`, and the parent goes back into the open list
+    /// at the least bound of the others, `next_f`. Most children of a push search lie
+    /// one push farther from the goals than their parent, and a full A* stores them all
+    /// though few are ever expanded: this stores a fraction of the nodes for some
+    /// expansions made twice. Always in area nodes, where it costs no time; with the
+    /// player's cell, whose children's bounds spread wider (walks differ), it takes up
+    /// to twice the expansions, so there only once a quarter of the table is used: on
+    /// the levels where memory runs out before time.
+    partial: bool,
+    entry_f: u64,
+    next_f: u64,
     occupied: Vec<bool>,
     /// The player's walk from the node being expanded: distance per cell, valid where
     /// `seen` holds `generation`.
@@ -336,7 +350,7 @@ impl<'a> Search<'a> {
             model,
             table,
             g: Vec::with_capacity(capacity),
-            open: BinaryHeap::new(),
+            open: BinaryHeap::with_capacity(capacity),
             upper,
             found: None,
             stats: Stats { capacity, ..Stats::default() },
@@ -345,6 +359,9 @@ impl<'a> Search<'a> {
             guide,
             layer: false,
             goals: Vec::new(),
+            partial: model.area,
+            entry_f: 0,
+            next_f: u64::MAX,
             occupied: vec![false; n],
             dist: vec![0; n],
             seen: vec![0; n],
@@ -525,8 +542,13 @@ impl<'a> Search<'a> {
                 return End::OutOfTime;
             }
             self.stats.expanded += 1;
+            self.entry_f = e.f;
+            self.next_f = u64::MAX;
             if !self.expand(e.node, e.g) {
                 return End::OutOfMemory;
+            }
+            if self.next_f != u64::MAX && self.worth(self.next_f) {
+                self.open.push(Entry { f: self.next_f, g: e.g, node: e.node });
             }
         }
         self.ended()
@@ -784,6 +806,11 @@ impl<'a> Search<'a> {
         };
         if !self.worth(f) {
             self.stats.beaten += 1;
+            return true;
+        }
+        if f > self.entry_f && h != 0 && (self.partial || self.table.len() * 4 > self.table.capacity()) {
+            self.stats.deferred += 1;
+            self.next_f = self.next_f.min(f);
             return true;
         }
         let node = match probe {

@@ -8,10 +8,21 @@
 //! the fewest pushes.
 //!
 //! First the normal solver runs with a tenth of the time, for a solution to print if no
-//! proof comes and a cost to beat (the A* stores nothing that cannot beat it). Then an
-//! A* (`astar`) over positions with the player's exact cell runs with the rest, and
-//! either proves the best solution it has optimal or stops at the time or memory limit
-//! with the best solution found so far, printed with exit code 4.
+//! proof comes and a cost to beat (the searches store nothing that cannot beat it).
+//! Then two A* searches (`astar`):
+//!
+//! 1. The fewest pushes over positions that name the player's area, not his cell:
+//!    few nodes, and the proof of the fewest pushes. For `pushes` it goes on until
+//!    every node that could lie on a solution of the fewest pushes is expanded, and then
+//!    marks those that do.
+//! 2. The metric asked over positions with the player's cell, the walks counted. For
+//!    `pushes` it visits only the marked solutions of the fewest pushes, to find the
+//!    fewest moves among them; for `moves` and `cost` the first search raises its bound
+//!    (a layout reached in `g` pushes needs `P - g` more when no solution has fewer than
+//!    `P`), with half the time at most.
+//!
+//! Either proves the best solution it has optimal or stops at the time or memory limit
+//! with the best found so far, printed with exit code 4.
 
 mod astar;
 mod weighted;
@@ -27,8 +38,9 @@ use crate::budget::Budget;
 use crate::level::Level;
 use crate::solution::{self, Move};
 use crate::solver::{self, Options, Verdict};
+use crate::table::Push;
 use crate::Cli;
-use astar::{pack, unpack, End, Model, Search, Stats};
+use astar::{pack, unpack, End, FewestMoves, Model, Search, Stats};
 
 /// What `--optimal` minimises first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,14 +250,15 @@ pub fn solve(level: &Level, metric: Metric, costs: &[u64], first: Option<&Option
         }
     }
     let packing = crate::packing::Packing::analyse(&board);
-    // The moves of a solution node, replayed; an error if they fail or cost more than
-    // the search counted (`None`: the fewest-pushes search, which counts pushes alone).
-    let moves_of = |search: &Search, node: u32, metric: Option<Metric>| {
-        let moves = solution::assemble(&board, &packing, &search.path(node))
+    // The moves of a plan, replayed; an error if they fail or cost more than `counted`,
+    // what the search counted (`None`: the fewest-pushes search, which counts pushes
+    // alone).
+    let replayed = |plan: &[Push], counted: u64, metric: Option<Metric>| {
+        let moves = solution::assemble(&board, &packing, plan)
             .and_then(|moves| solution::replay(level, &moves).map(|()| moves))
             .map_err(|e| format!("the optimal plan failed its replay: {}", e))?;
         let t = tally(level, costs, &moves);
-        if metric.map_or(pack(t.pushes, 0), |metric| t.packed(metric)) > search.upper() {
+        if metric.map_or(pack(t.pushes, 0), |metric| t.packed(metric)) > counted {
             return Err("the optimal plan costs more than the search counted".to_string());
         }
         Ok(moves)
@@ -270,7 +283,7 @@ pub fn solve(level: &Level, metric: Metric, costs: &[u64], first: Option<&Option
     used += pushes.stats.expanded;
     report.stages.push(("fewest pushes, player areas", pushes.stats.clone()));
     if let Some(node) = pushes.found {
-        match moves_of(&pushes, node, None) {
+        match replayed(&pushes.path(node), pushes.upper(), None) {
             Ok(moves) => {
                 let better = |old: &Vec<Move>| {
                     tally(level, costs, &moves).packed(metric) < tally(level, costs, old).packed(metric)
@@ -297,10 +310,35 @@ pub fn solve(level: &Level, metric: Metric, costs: &[u64], first: Option<&Option
     report.lower = model.bound_of_pushes(lower_pushes);
     // Only a proof in the metric asked ends the run: the fewest pushes alone is not one
     // (their moves may not be the fewest).
-    let layer_done = end == End::Proven && metric == Metric::Pushes;
+    let layer_done = end == End::Proven;
     let mut end = if end == End::Proven { End::OutOfTime } else { end };
-    if !budget.expired(used) {
-        let guide = pushes.into_guide(lower_pushes, layer_done);
+    if metric == Metric::Pushes && layer_done {
+        if !budget.expired(used) {
+            let fewest = unpack(pushes.upper()).0;
+            let paths = pushes.solution_paths();
+            let result = pushes.fewest_moves_on_paths(paths, budget, used, budget.memory_bytes);
+            report.stages[0].1 = pushes.stats.clone();
+            match result {
+                FewestMoves::Found(plan, moves) => match replayed(&plan, pack(fewest, moves), Some(metric)) {
+                    Ok(answer) => {
+                        incumbent = Some(answer);
+                        report.lower = pack(fewest, moves);
+                        end = End::Proven;
+                    }
+                    Err(e) => {
+                        report.answer = Answer::Internal(e);
+                        return report;
+                    }
+                },
+                FewestMoves::OutOfTime(moves) => report.lower = pack(fewest, moves),
+                FewestMoves::OutOfMemory(moves) => {
+                    report.lower = pack(fewest, moves);
+                    end = End::OutOfMemory;
+                }
+            }
+        }
+    } else if !budget.expired(used) {
+        let guide = pushes.into_guide(lower_pushes);
         let upper = incumbent.as_ref().map_or(u64::MAX, |m| tally(level, costs, m).packed(metric));
         let memory = budget.memory_bytes.saturating_sub(guide.bytes());
         let mut search = Search::new(&board, &model, memory, upper, Some(&guide));
@@ -310,7 +348,7 @@ pub fn solve(level: &Level, metric: Metric, costs: &[u64], first: Option<&Option
             report.lower = report.lower.max(search.stats.lower);
         }
         if let Some(node) = search.found {
-            match moves_of(&search, node, Some(metric)) {
+            match replayed(&search.path(node), search.upper(), Some(metric)) {
                 Ok(moves) => incumbent = Some(moves),
                 Err(e) => {
                     report.answer = Answer::Internal(e);
@@ -451,6 +489,13 @@ fn print_stats(r: &Report, metric: Metric, budget: &Budget) {
     if let Some(p) = r.fewest_pushes {
         let at = r.stages[0].1.proven_at.unwrap_or(0.0);
         eprintln!("optimal  fewest pushes proven: {} (at {:.3} s)", p, at);
+    }
+    let s = &r.stages[0].1;
+    if s.path_pushes > 0 {
+        eprintln!(
+            "optimal  their solutions: {} pushes between positions; {} positions with the player's cell settled",
+            s.path_pushes, s.path_positions
+        );
     }
     match r.answer {
         Answer::NoSolution(_) => eprintln!("optimal  no solution: the search space is exhausted"),

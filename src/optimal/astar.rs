@@ -1,25 +1,31 @@
-//! A* over push positions that keep the player's exact cell, for proven optimal solutions.
+//! A* over pushes for proven optimal solutions, in two kinds of node.
 //!
-//! A node is the boxes' cells plus the cell the player stands on (after a push: the cell
-//! the box left). The normal search names the player's whole area instead, which merges
-//! positions that differ by walking; here walking costs moves, so they must stay apart.
-//! An edge is one push with the shortest walk before it.
+//! With the player's area (`Model::pushes_only`) a node is the boxes' cells plus the
+//! smallest cell the player can walk to, as in the normal search, and a push costs 1
+//! whatever the walk: the fewest pushes. With the player's cell (`Model::new`) a node
+//! is the boxes plus the cell the player stands on (after a push, the cell the box
+//! left), and a push costs its walk too: positions that differ by walking stay apart,
+//! since walking costs moves. An edge is one push after the shortest walk to it.
 //!
 //! Costs are pairs compared in order (the metric, then its tie-break), packed in one
 //! `u64` so that adding and comparing them are single operations (`pack`). The bound is
-//! admissible for both: a matching of boxes to goals on lone-box push distances, which
-//! no solution can beat in pushes, nor therefore in moves (each push is a move).
+//! a matching of boxes to goals on lone-box push distances, each box's taken from the
+//! side of it the player is on (he can never reach the other sides while it stays, and
+//! no other box can help it). No solution beats it in pushes, nor therefore in moves or
+//! weighted cost (a push costs at least a move). A later search also takes what an
+//! earlier search over areas proved (`Guide`).
 //!
 //! Only proofs prune: a box on a dead square or dead from the player's side of it,
-//! freeze deadlocks, goals cut off by boxes frozen on goals, and boxes with no perfect
-//! matching to goals can never all reach goals. None of the normal search's incomplete
-//! cuts (PI-corrals, macros, packing order) is used.
+//! freeze deadlocks, goals cut off by boxes frozen on goals, boxes with no perfect
+//! matching to goals, and corrals whose barrier boxes alone can never all reach goals
+//! (`corral_deadlock`, checked when a node is expanded). None of the normal search's
+//! incomplete cuts (PI-corrals, macros, packing order) is used.
 //!
-//! The bound need not be consistent (a push can lower it by more than it costs: the
-//! distance tables take each box's best player side, which a push may not leave him
-//! on), so a node found again more cheaply is reopened. The first solution found is
-//! kept as an upper bound, nodes that cannot beat it are never stored, and the search
-//! is over when the best node left cannot beat it either.
+//! A node found again more cheaply is reopened: the guide's bound need not be
+//! consistent, nor are the tables of big maps (each box's best side, which a push may
+//! not leave the player on). The first solution found is kept as an upper bound,
+//! nodes that cannot beat it are never stored, and the search is over when the best
+//! entry left cannot beat it either. Expansions are partial (`Search::partial`).
 
 use std::collections::BinaryHeap;
 
@@ -34,6 +40,10 @@ use crate::deadlock::{Freeze, Frozen, GoalCut};
 use crate::reach::{Areas, Reach};
 use crate::state::move_box;
 use crate::table::{Probe, Push, Table, NO_PARENT};
+
+mod paths;
+
+pub use paths::FewestMoves;
 
 /// Bits of a packed cost that hold the tie-break; the metric is above them.
 const SHIFT: u32 = 24;
@@ -166,6 +176,10 @@ pub struct Stats {
     /// Nodes proven dead when expanded: a corral whose barrier boxes alone can never all
     /// reach goals (`corral_deadlock`).
     pub dead_corrals: u64,
+    /// The pushes on solutions of the fewest pushes (`paths`), and the positions with the
+    /// player's cell among them settled for their fewest moves.
+    pub path_pushes: u64,
+    pub path_positions: u64,
     /// Children left for a later expansion of their parent (`Search::partial`).
     pub deferred: u64,
     /// Children whose bound could not beat the incumbent.
@@ -218,29 +232,17 @@ enum Bound {
 /// than `lower` pushes; so a layout with the player in that area, however it was reached,
 /// still needs at least `lower - g` pushes (else a solution of fewer than `lower` pushes
 /// would go through it), and each push costs at least `Model::least_push`.
-///
-/// When that search completed its last layer, `on_path` marks its nodes on a solution of
-/// the fewest pushes, and a search for those alone (fewest pushes, then moves) visits
-/// nothing else.
 pub struct Guide {
     table: Table,
     g: Vec<u64>,
     lower: u64,
-    on_path: Vec<bool>,
 }
 
 impl Guide {
-    /// The pushes still needed from the layout with key `key` (sorted boxes, area),
-    /// reached in `pushes`; `None` if no solution of the fewest pushes goes through it
-    /// (known only with `on_path`).
-    fn pushes_left(&self, key: &[Cell], pushes: u64) -> Option<u64> {
+    /// The pushes still needed from the layout with key `key` (sorted boxes, area).
+    fn pushes_left(&self, key: &[Cell]) -> u64 {
         let node = self.table.find(key, hash(key));
-        if self.on_path.is_empty() {
-            return Some(node.map_or(0, |i| self.lower.saturating_sub(unpack(self.g[i as usize]).0)));
-        }
-        let i = node.filter(|&i| self.on_path[i as usize])? as usize;
-        let g = unpack(self.g[i]).0;
-        (g == pushes).then(|| self.lower - g)
+        node.map_or(0, |i| self.lower.saturating_sub(unpack(self.g[i as usize]).0))
     }
 
     /// Bytes it holds.
@@ -406,72 +408,9 @@ impl<'a> Search<'a> {
     }
 
     /// What this fewest-pushes search knows, for a search in another metric; `lower`:
-    /// no solution has fewer pushes. `paths`: its last layer is complete (the run ended
-    /// `Proven` under `complete_layer`), so mark the nodes on best solutions.
-    pub fn into_guide(mut self, lower: u64, paths: bool) -> Guide {
-        let on_path = if paths { self.solution_paths() } else { Vec::new() };
-        Guide { table: self.table, g: self.g, lower, on_path }
-    }
-
-    /// The nodes on a solution of cost `upper`, after a completed layer.
-    ///
-    /// Every node of such a solution has a bound of at most `upper`, so the completed
-    /// layer expanded each with its least cost, and the solution's every push is an edge
-    /// between two of them whose costs differ by one push. So, backward from the solution
-    /// nodes: a node is on such a solution if one push leads from it to a node that is,
-    /// at one push more. The pushes into a node are found as pulls: the box on `t` came
-    /// from `f`, beside it, where the player then stood (so `f` lies in the node's area),
-    /// pushed from the cell beyond `f`.
-    fn solution_paths(&mut self) -> Vec<bool> {
-        let (board, m) = (self.board, self.model.start.len());
-        let mut on = vec![false; self.table.len()];
-        let mut stack: Vec<u32> = Vec::new();
-        for &i in &self.goals {
-            if self.g[i as usize] == self.upper && !on[i as usize] {
-                on[i as usize] = true;
-                stack.push(i);
-            }
-        }
-        let (mut key, mut before) = (Vec::with_capacity(m + 1), Vec::with_capacity(m + 1));
-        while let Some(c) = stack.pop() {
-            key.clear();
-            key.extend_from_slice(self.table.key(c));
-            for &b in &key[..m] {
-                self.occupied[b as usize] = true;
-            }
-            self.walk(key[m]);
-            for k in 0..m {
-                let t = key[k];
-                for d in 0..4 {
-                    let f = board.step(t, d ^ 1);
-                    if f == NONE || self.seen[f as usize] != self.generation {
-                        continue;
-                    }
-                    let stand = board.step(f, d ^ 1);
-                    if stand == NONE || self.occupied[stand as usize] {
-                        continue;
-                    }
-                    before.clear();
-                    before.extend_from_slice(&key);
-                    move_box(&mut before[..m], k, f);
-                    self.occupied[t as usize] = false;
-                    self.occupied[f as usize] = true;
-                    before[m] = self.reach.fill(board, &self.occupied, stand);
-                    self.occupied[t as usize] = true;
-                    self.occupied[f as usize] = false;
-                    if let Some(i) = self.table.find(&before, hash(&before)) {
-                        if add(self.g[i as usize], pack(1, 0)) == Some(self.g[c as usize]) && !on[i as usize] {
-                            on[i as usize] = true;
-                            stack.push(i);
-                        }
-                    }
-                }
-            }
-            for &b in &key[..m] {
-                self.occupied[b as usize] = false;
-            }
-        }
-        on
+    /// no solution has fewer pushes.
+    pub fn into_guide(self, lower: u64) -> Guide {
+        Guide { table: self.table, g: self.g, lower }
     }
 
     pub fn run(&mut self, budget: &Budget) -> End {
@@ -502,9 +441,7 @@ impl<'a> Search<'a> {
             Some(guide) => {
                 self.child.clone_from(&root);
                 let area = self.area_of(&root[..m], player);
-                let Some(left) = guide.pushes_left(self.area_key_of_child(area), 0) else {
-                    return self.ended();
-                };
+                let left = guide.pushes_left(self.area_key_of_child(area));
                 self.model.bound(h.max(left * self.model.least_push()))
             }
             None => self.model.bound(h),
@@ -707,19 +644,15 @@ impl<'a> Search<'a> {
         // In area nodes the player stands on the area's smallest cell: any cell of it
         // reaches the same cells, and walks are free.
         let area = self.model.area;
-        // Nodes on solutions of the fewest pushes (`Guide::on_path`) are never dead.
-        let corrals = !self.guide.is_some_and(|g| !g.on_path.is_empty());
-        if area || corrals {
-            self.areas.label_with_reach(board, &self.occupied, self.key[m], &mut self.reach);
-        } else if self.guide.is_some() {
-            self.areas.label(board, &self.occupied);
-        }
+        // The areas serve the corrals, and children's areas (the area search's, the
+        // guide's).
+        self.areas.label_with_reach(board, &self.occupied, self.key[m], &mut self.reach);
         if !area {
             self.walk(self.key[m]);
         }
         let boxes = std::mem::take(&mut self.key);
         let mut alive = self.bound_of(&boxes[..m], boxes[m]).is_some();
-        if alive && corrals {
+        if alive {
             self.corrals.analyse(board, &self.occupied, &boxes[..m], &self.reach, &self.areas);
             if self.corral_deadlocks.any_dead(board, &self.corrals, &boxes[..m], boxes[m]) {
                 self.stats.dead_corrals += 1;
@@ -793,11 +726,7 @@ impl<'a> Search<'a> {
         let mut bound = h;
         if let Some(guide) = self.guide {
             let area = self.child_area(push.from, push.to);
-            let key = self.area_key_of_child(area);
-            let Some(left) = guide.pushes_left(key, unpack(gc).0) else {
-                self.stats.beaten += 1;
-                return true;
-            };
+            let left = guide.pushes_left(self.area_key_of_child(area));
             bound = bound.max(left * self.model.least_push());
         }
         let Some(f) = add(gc, self.model.bound(bound)) else {

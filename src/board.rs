@@ -348,6 +348,17 @@ impl Board {
         out
     }
 
+    /// `side_distances` to the goals: the optimal search (`optimal`) bounds each box by
+    /// its distance from the side the player is on. Empty on maps too big for the pass.
+    #[cfg(not(judge))]
+    pub fn goal_distances_by_side(&self) -> Vec<u16> {
+        if self.links.is_empty() {
+            Vec::new()
+        } else {
+            self.side_distances(&self.goals, true)
+        }
+    }
+
     /// Per cell, the sides from which `side_distances` reaches no source (bit set).
     fn dead_sides(&self, sides: &[u16], m: usize) -> Vec<u8> {
         (0..self.n)

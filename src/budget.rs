@@ -41,6 +41,20 @@ impl Budget {
         Budget { node_limit, deadline, ..self.clone() }
     }
 
+    /// `fraction` of what is left, in time and in expansions (the optimal modes split
+    /// their budget so).
+    #[cfg(not(judge))]
+    pub fn share(&self, fraction: f64, expansions_so_far: u64) -> Budget {
+        let fraction = fraction.clamp(0.0, 1.0);
+        let now = Instant::now();
+        let left = self.deadline.saturating_duration_since(now);
+        Budget {
+            deadline: now + left.mul_f64(fraction),
+            node_limit: self.node_limit.map(|n| (n.saturating_sub(expansions_so_far) as f64 * fraction) as u64),
+            ..self.clone()
+        }
+    }
+
     #[inline]
     pub fn expired(&self, expansions: u64) -> bool {
         self.node_limit.is_some_and(|limit| expansions >= limit) || Instant::now() >= self.deadline

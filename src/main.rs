@@ -2,7 +2,8 @@
 //!
 //! Exit codes: 0 solved (moves printed), 1 no solution (proven, or not found within the
 //! time or memory limit) or the answer could not be written, 2 invalid input or usage, 3
-//! internal error (never a wrong answer).
+//! internal error (never a wrong answer), 4 with `--optimal` only: moves printed but not
+//! proven optimal.
 
 mod bench;
 mod board;
@@ -19,6 +20,8 @@ mod hotspot;
 mod level;
 mod limits;
 mod open;
+#[cfg(not(judge))]
+mod optimal;
 mod packing;
 mod reach;
 mod schedule;
@@ -110,6 +113,16 @@ OPTIONS:
         --phase N              run only the portfolio's Nth phase (numbered as
                                --stats shows them), with all the time: for
                                measuring one search alone
+        --optimal METRIC       a proven optimal solution: pushes (fewest
+                               pushes, then fewest moves), moves (fewest
+                               moves, then fewest pushes) or cost (cheapest
+                               by --push-costs, then fewest pushes; the cost
+                               goes to standard error); without a proof
+                               within the limits, the best found (exit 4)
+        --push-costs LIST      with --optimal cost: C1,C2,... one whole
+                               number from 0 to 1000000 per box, numbered in
+                               reading order of the map; a move costs 1, a
+                               push of box i costs 1 + Ci (default all 0)
     -h, --help                 print this help
     -V, --version              print the version
 
@@ -119,6 +132,8 @@ EXIT CODES:
        limit; or standard output could not take the answer
     2  invalid input or invalid options (the reason is on standard error)
     3  internal error (a plan failed its own replay; nothing is printed)
+    4  --optimal: a solution is on standard output, but the time or memory
+       ran out before it was proven optimal (the reason is on standard error)
     sokoban solve: the worst code of its levels, a level whose process was killed
     or crashed counting as 3, and a file it cannot read as 2
 ";
@@ -135,6 +150,10 @@ struct Cli {
     /// input takes none.
     #[cfg(not(judge))]
     files: Vec<usize>,
+    #[cfg(not(judge))]
+    optimal: Option<optimal::Metric>,
+    #[cfg(not(judge))]
+    push_costs: Option<Vec<u64>>,
 }
 
 /// The time limits accepted, in seconds: below a millisecond nothing can be done, and
@@ -163,6 +182,10 @@ fn parse_args(args: &[String]) -> Result<Cli, String> {
         stats: false,
         #[cfg(not(judge))]
         files: Vec::new(),
+        #[cfg(not(judge))]
+        optimal: None,
+        #[cfg(not(judge))]
+        push_costs: None,
     };
     let mut i = 0;
     let value = |i: &mut usize, name: &str| -> Result<String, String> {
@@ -249,6 +272,8 @@ fn people_option(cli: &mut Cli, a: &str, value: &mut dyn FnMut() -> Result<Strin
             let why = || format!("--phase wants a phase number from 1 (see --stats), not {:?}", v);
             cli.options.only_phase = Some(n.ok_or_else(why)?);
         }
+        "--optimal" => cli.optimal = Some(optimal::parse_metric(&value()?)?),
+        "--push-costs" => cli.push_costs = Some(optimal::parse_costs(&value()?)?),
         _ => return Ok(false),
     }
     Ok(true)
@@ -292,6 +317,11 @@ fn main() -> ExitCode {
         Some(&i) => return fail(2, &format!("unknown option {:?} (see --help)", args[i])),
         None => cli,
     };
+    #[cfg(not(judge))]
+    let () = match optimal::check(&cli) {
+        Ok(()) => (),
+        Err(e) => return fail(2, &e),
+    };
 
     let mut input = Vec::new();
     let limit = level::MAX_INPUT_BYTES as u64 + 1;
@@ -314,6 +344,11 @@ fn main() -> ExitCode {
 
     let mut budget = Budget::new(start, cli.time_limit, cli.memory_mb << 20);
     budget.node_limit = cli.nodes;
+    #[cfg(not(judge))]
+    let level = match optimal::intercept(&cli, level, &budget) {
+        Ok(level) => level,
+        Err(code) => return code,
+    };
     let report = solver::solve(&level, &cli.options, &budget);
     #[cfg(not(judge))]
     print_stats(cli.stats, &report, &budget);

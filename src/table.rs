@@ -166,6 +166,15 @@ impl Table {
         Some(i)
     }
 
+    /// Node `i` is reached more cheaply through `parent` by `push`. The optimal search
+    /// (`optimal`) needs this: its bound need not be consistent, so a node may be found
+    /// again at a lower cost after it was stored, and its path must follow.
+    #[cfg(not(judge))]
+    pub fn relink(&mut self, i: u32, parent: u32, push: Push) {
+        self.parents[i as usize] = parent;
+        self.pushes[i as usize] = push;
+    }
+
     #[inline]
     fn first_slot(&self, tag: u64) -> usize {
         (tag >> 32) as usize & self.mask

@@ -85,6 +85,11 @@ impl Corrals {
         }
         self.best.clear();
         let count = (areas.count() as u32).saturating_sub(1);
+        self.count = count;
+        if count == 0 {
+            // The labels of an earlier position stay: nothing reads them without a corral.
+            return Corral::None;
+        }
         self.goal_in.clear();
         self.goal_in.resize(count as usize + 1, false);
         for c in 0..board.n as Cell {
@@ -92,10 +97,6 @@ impl Corrals {
             debug_assert_eq!(k == 0, occupied[c as usize] || reach.reached(c));
             self.label[c as usize] = k;
             self.goal_in[k as usize] |= board.is_goal[c as usize];
-        }
-        self.count = count;
-        if count == 0 {
-            return Corral::None;
         }
         let mut best_pushes = usize::MAX;
         for k in 1..=count {
@@ -177,7 +178,7 @@ mod tests {
             occ[c as usize] = true;
         }
         let (mut reach, mut areas) = (Reach::new(b.n), Areas::new(b.n));
-        areas.label_with_reach(&b, &occ, b.start_player, &mut reach);
+        areas.label_with_reach(&b, &occ, b.start_boxes.len(), b.start_player, &mut reach);
         let mut corrals = Corrals::new(b.n);
         let v = corrals.analyse(&b, &occ, &b.start_boxes, &reach, &areas);
         let allowed = (0..b.n).map(|c| corrals.allowed(c as Cell)).collect();

@@ -213,7 +213,7 @@ mod tests {
         let mut occupied = vec![false; board.n];
         mark(&mut occupied, &board.start_boxes, true);
         let (mut reach, mut areas) = (Reach::new(board.n), Areas::new(board.n));
-        areas.label_with_reach(board, &occupied, board.start_player, &mut reach);
+        areas.label_with_reach(board, &occupied, board.start_boxes.len(), board.start_player, &mut reach);
         let mut corrals = Corrals::new(board.n);
         corrals.analyse(board, &occupied, &board.start_boxes, &reach, &areas);
         (reach, corrals)

@@ -273,13 +273,23 @@ impl Areas {
     }
 
     /// `label`, and `reach` filled from `player` (free) as by `Reach::fill`: the player's
-    /// area is flooded once for both.
-    pub fn label_with_reach(&mut self, board: &Board, occupied: &[bool], player: Cell, reach: &mut Reach) {
+    /// area is flooded once for both. `boxes` is how many cells `occupied` marks: when the
+    /// player's area holds every other cell, no scan looks for more areas.
+    pub fn label_with_reach(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        boxes: usize,
+        player: Cell,
+        reach: &mut Reach,
+    ) {
         self.start_labels(board);
         let g = reach.next_generation();
         let stamp = &mut reach.stamp;
-        self.label_area(board, occupied, player, |c| stamp[c as usize] = g);
-        self.label_the_rest(board, occupied);
+        let size = self.label_area(board, occupied, player, |c| stamp[c as usize] = g);
+        if size + boxes < board.n {
+            self.label_the_rest(board, occupied);
+        }
     }
 
     /// A fresh labelling: every label so far becomes stale.
@@ -304,15 +314,17 @@ impl Areas {
     }
 
     /// Label the free area of `start` (not labelled yet) as the next area, keeping its
-    /// two smallest cells; `mark` sees each of its cells.
-    fn label_area(&mut self, board: &Board, occupied: &[bool], start: Cell, mut mark: impl FnMut(Cell)) {
+    /// two smallest cells; `mark` sees each of its cells. Returns how many it has.
+    fn label_area(&mut self, board: &Board, occupied: &[bool], start: Cell, mut mark: impl FnMut(Cell)) -> usize {
         let (base, id) = (self.base, self.base + self.least.len() as u32);
         let mut least = [start, NONE];
         self.label[start as usize] = id;
         mark(start);
         self.stack.clear();
         self.stack.push(start);
+        let mut size = 0;
         while let Some(c) = self.stack.pop() {
+            size += 1;
             if c < least[0] {
                 least = [c, least[0]];
             } else if c > least[0] && c < least[1] {
@@ -327,6 +339,7 @@ impl Areas {
             }
         }
         self.least.push(least);
+        size
     }
 
     /// The area of free cell `c` in the latest labelling, numbered from 0 in the order the
@@ -520,6 +533,27 @@ mod tests {
         assert_eq!(r.count_areas_of_after_fill(&b, &occ, &seeds), 2);
         assert_eq!(r.count_areas_of_after_fill(&b, &occ, &seeds), 1, "both areas are stamped now");
     }
+
+    #[test]
+    fn one_area_holding_every_free_cell_is_labelled_without_a_scan() {
+        let b = Board::from_text("#######\n#  $ @#\n#.    #\n#######\n");
+        let (mut areas, mut reach) = (Areas::new(b.n), Reach::new(b.n));
+        let mut occ = vec![false; b.n];
+        // Two areas first, so that the next labelling starts over stale labels.
+        let cut = b.grid_of.iter().position(|&g| g == 2 * b.width + 4).unwrap();
+        let box_cell = b.start_boxes[0] as usize;
+        occ[box_cell] = true;
+        occ[cut] = true;
+        areas.label_with_reach(&b, &occ, 2, b.start_player, &mut reach);
+        assert_eq!(areas.count(), 2);
+        occ[cut] = false;
+        areas.label_with_reach(&b, &occ, 1, b.start_player, &mut reach);
+        assert_eq!(areas.count(), 1);
+        for c in 0..b.n {
+            assert_eq!(areas.area_of(c as Cell), (!occ[c]).then_some(0), "cell {}", c);
+            assert_eq!(reach.reached(c as Cell), !occ[c]);
+        }
+    }
     #[test]
     fn labels_tell_a_childs_area_as_a_flood_does() {
         let b = Board::from_text(
@@ -551,7 +585,7 @@ mod tests {
             if occ[parent_player as usize] || rnd(2) == 0 {
                 areas.label(&b, &occ);
             } else {
-                areas.label_with_reach(&b, &occ, parent_player, &mut parent_reach);
+                areas.label_with_reach(&b, &occ, occ.iter().filter(|&&o| o).count(), parent_player, &mut parent_reach);
                 flood.fill(&b, &occ, parent_player);
                 for x in 0..b.n as Cell {
                     assert_eq!(parent_reach.reached(x), flood.reached(x), "cell {}", x);

@@ -88,7 +88,7 @@ fn matching(board: &Board, boxes: &[Cell], distances: &[u16]) -> i32 {
 /// The corrals of a position, analysed as the forward search does before it expands it.
 fn corrals_of(board: &Board, occupied: &[bool], boxes: &[Cell], player: Cell) -> (Corrals, Corral) {
     let (mut reach, mut areas) = (Reach::new(board.n), Areas::new(board.n));
-    areas.label_with_reach(board, occupied, player, &mut reach);
+    areas.label_with_reach(board, occupied, boxes.len(), player, &mut reach);
     let mut corrals = Corrals::new(board.n);
     let verdict = corrals.analyse(board, occupied, boxes, &reach, &areas);
     (corrals, verdict)

@@ -647,7 +647,7 @@ impl<'a> Search<'a> {
         let area = self.model.area;
         // The areas serve the corrals, and children's areas (the area search's, the
         // guide's).
-        self.areas.label_with_reach(board, &self.occupied, self.key[m], &mut self.reach);
+        self.areas.label_with_reach(board, &self.occupied, m, self.key[m], &mut self.reach);
         if !area {
             self.walk(self.key[m]);
         }

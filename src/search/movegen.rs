@@ -57,7 +57,7 @@ impl<'a> Side<'a> {
         let depth = self.table.depth(node).saturating_add(1);
         self.pos.set_occupied(true);
         // Every area is labelled for the children; the player's also fills `reach`.
-        self.pos.areas.label_with_reach(self.cx.board, &self.pos.occupied, player, &mut self.pos.reach);
+        self.pos.areas.label_with_reach(self.cx.board, &self.pos.occupied, nb, player, &mut self.pos.reach);
         let forward = self.direction == Direction::Forward;
         let restricted =
             match self.pruners.corral(&self.pos.occupied, &self.pos.boxes, &self.pos.reach, &self.pos.areas) {

@@ -22,6 +22,8 @@ const MAX_WINDOW: usize = 24;
 const MAX_MOVED: usize = 3;
 /// Positions one stretch's search may visit.
 const WINDOW_WORK: usize = 20_000;
+/// The distance rows kept at once hold at most this many cells (8 MB).
+const CACHED_CELLS: usize = 1 << 22;
 
 /// Push distances to cells on the board without other boxes (the player anywhere), by
 /// target cell, computed when first asked for.
@@ -31,10 +33,25 @@ struct Distances {
 }
 
 impl Distances {
-    /// Pushes from each cell to `target` (`u16::MAX` where none leads there), into
-    /// `rows[target]`.
-    fn compute(&mut self, board: &Board, target: Cell) {
-        self.rows.entry(target).or_insert_with(|| {
+    /// The rows of every cell of `targets`, kept together; returns how many were computed
+    /// now (not cached), each a flood of the board, as costly as one position of a
+    /// stretch's search. The cache is emptied when it would hold more than `CACHED_CELLS`
+    /// cells, as on a huge map one row per push would fill the memory.
+    fn compute_all(&mut self, board: &Board, targets: &[Cell]) -> usize {
+        let missing = targets.iter().filter(|t| !self.rows.contains_key(t)).count();
+        if missing > 0 && (self.rows.len() + missing) * board.n > CACHED_CELLS {
+            self.rows.clear();
+        }
+        targets.iter().filter(|&&t| self.compute(board, t)).count()
+    }
+
+    /// Pushes from each cell to `target` into `rows[target]`, if not there yet; `u16::MAX`
+    /// where none leads there within `MAX_WINDOW` pushes. Whether it was computed now.
+    fn compute(&mut self, board: &Board, target: Cell) -> bool {
+        if self.rows.contains_key(&target) {
+            return false;
+        }
+        self.rows.insert(target, {
             // Backward: a box on `c` got to `x` by a push in direction d from c = x - d,
             // the player standing on c - d.
             let mut dist = vec![u16::MAX; board.n];
@@ -44,6 +61,9 @@ impl Distances {
             while head < queue.len() {
                 let x = queue[head];
                 head += 1;
+                if dist[x as usize] as usize >= MAX_WINDOW {
+                    break; // no stretch is longer, so farther cells may read as cut off
+                }
                 for d in 0..4 {
                     let c = board.step(x, d ^ 1);
                     if c != NONE && board.step(c, d ^ 1) != NONE && dist[c as usize] == u16::MAX {
@@ -54,6 +74,7 @@ impl Distances {
             }
             dist
         });
+        true
     }
 }
 
@@ -112,7 +133,7 @@ pub fn pushes(board: &Board, pushes: Vec<Push>, budget: &Budget, work_limit: usi
             let Some((moved, fixed)) = moved_boxes(&layout, window) else { continue };
             let end = end_cells(&moved, window);
             // Not even alone on the board could the boxes get there in fewer pushes.
-            end.iter().for_each(|&e| to_cell.compute(board, e));
+            work.done += to_cell.compute_all(board, &end);
             let rows: Vec<&[u16]> = end.iter().map(|e| &to_cell.rows[e][..]).collect();
             if bound(&rows, &moved) >= len {
                 continue;

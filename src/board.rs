@@ -23,6 +23,17 @@ pub const DIRS: [char; 4] = ['U', 'D', 'L', 'R'];
 const DX: [isize; 4] = [0, 0, -1, 1];
 const DY: [isize; 4] = [-1, 1, 0, 0];
 
+/// What `Board::analysed` may not go past.
+#[derive(Clone, Copy)]
+struct Limits {
+    deadline: Option<Instant>,
+    memory_bytes: usize,
+}
+
+impl Limits {
+    const NONE: Limits = Limits { deadline: None, memory_bytes: usize::MAX };
+}
+
 /// Why `Board::analyse_until` gave no board.
 #[derive(Debug)]
 pub enum NotAnalysed {
@@ -30,6 +41,8 @@ pub enum NotAnalysed {
     Unsolvable(String),
     /// The deadline came first.
     OutOfTime,
+    /// The distance tables alone would take more than the memory given.
+    OutOfMemory,
 }
 
 #[derive(Clone, Debug)]
@@ -85,34 +98,48 @@ impl Board {
             + self.side_of.capacity()
     }
 
+    /// The bytes the distance tables will take at their peak, while they are made: a row
+    /// per goal (and per box for a backward search), by side on maps small enough for the
+    /// side pass, with its links from each cell to each cell.
+    fn table_bytes(&self, backward: bool) -> usize {
+        let rows = self.goals.len() + if backward { self.start_boxes.len() } else { 0 };
+        let row = self.n * 2;
+        if self.n <= PLAYER_AWARE_MAX_CELLS {
+            rows * row * 5 + self.n * self.n
+        } else {
+            rows * row
+        }
+    }
+
     /// Analyse a level. `Err` means the map is provably unsolvable as given (a box or goal
     /// lies where the player can never go and is not already paired).
     #[cfg(test)]
     pub fn analyse(level: &Level) -> Result<Board, String> {
-        Board::analysed(level, true, None).map(|(board, _)| board).map_err(|e| match e {
+        Board::analysed(level, true, Limits::NONE).map(|(board, _)| board).map_err(|e| match e {
             NotAnalysed::Unsolvable(why) => why,
-            NotAnalysed::OutOfTime => unreachable!("no deadline"),
+            _ => unreachable!("no limits"),
         })
     }
 
     /// `analyse`, giving up at `deadline`: on the largest maps the distance tables alone
-    /// take most of a second.
-    pub fn analyse_until(level: &Level, deadline: Instant) -> Result<Board, NotAnalysed> {
-        Board::analysed(level, true, Some(deadline)).map(|(board, _)| board)
+    /// take most of a second. Refuses before making tables bigger than `memory_bytes`.
+    pub fn analyse_until(level: &Level, deadline: Instant, memory_bytes: usize) -> Result<Board, NotAnalysed> {
+        let limits = Limits { deadline: Some(deadline), memory_bytes };
+        Board::analysed(level, true, limits).map(|(board, _)| board)
     }
 
     /// The forward tables only (nothing for a backward search), and the goals a lone box
     /// can reach from each (cell, player side): bit `j` of word `(c * 4 + s) * words +
     /// j / 64`, `words = (goals.len() + 63) / 64`; empty on maps too big for the side pass.
     pub fn analyse_forward(level: &Level) -> Result<(Board, Vec<u64>), String> {
-        Board::analysed(level, false, None).map_err(|e| match e {
+        Board::analysed(level, false, Limits::NONE).map_err(|e| match e {
             NotAnalysed::Unsolvable(why) => why,
-            NotAnalysed::OutOfTime => unreachable!("no deadline"),
+            _ => unreachable!("no limits"),
         })
     }
 
-    fn analysed(level: &Level, backward: bool, deadline: Option<Instant>) -> Result<(Board, Vec<u64>), NotAnalysed> {
-        let late = || deadline.is_some_and(|d| Instant::now() >= d);
+    fn analysed(level: &Level, backward: bool, limits: Limits) -> Result<(Board, Vec<u64>), NotAnalysed> {
+        let late = || limits.deadline.is_some_and(|d| Instant::now() >= d);
         let (w, h) = (level.width, level.height);
         let step = |g: usize, d: usize| -> Option<usize> {
             let x = (g % w) as isize + DX[d];
@@ -196,6 +223,9 @@ impl Board {
             dead_bwd_sides: Vec::new(),
             doorway: Vec::new(),
         };
+        if board.table_bytes(backward) > limits.memory_bytes {
+            return Err(NotAnalysed::OutOfMemory);
+        }
         if backward {
             board.doorway = board.doorways();
         }

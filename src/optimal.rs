@@ -207,7 +207,7 @@ pub fn solve(level: &Level, metric: Metric, costs: &[u64], first: Option<&Option
         report.answer = Answer::BadOptions(why);
         return report;
     }
-    let board = match Board::analyse_until(level, budget.deadline()) {
+    let board = match Board::analyse_until(level, budget.deadline(), budget.memory_bytes) {
         Ok(b) => b,
         Err(NotAnalysed::Unsolvable(why)) => {
             report.answer = Answer::NoSolution(why);
@@ -215,6 +215,10 @@ pub fn solve(level: &Level, metric: Metric, costs: &[u64], first: Option<&Option
         }
         Err(NotAnalysed::OutOfTime) => {
             report.answer = Answer::NotFound(Limit::Time);
+            return report;
+        }
+        Err(NotAnalysed::OutOfMemory) => {
+            report.answer = Answer::NotFound(Limit::Memory);
             return report;
         }
     };

@@ -117,13 +117,17 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
         phases: Vec::new(),
         rooms: Vec::new(),
     };
-    let board = match Board::analyse_until(level, budget.deadline()) {
+    let board = match Board::analyse_until(level, budget.deadline(), budget.memory_bytes) {
         Ok(b) => b,
         Err(NotAnalysed::Unsolvable(why)) => {
             report.verdict = Verdict::NoSolution(why);
             return report;
         }
         Err(NotAnalysed::OutOfTime) => return report,
+        Err(NotAnalysed::OutOfMemory) => {
+            report.verdict = Verdict::OutOfMemory;
+            return report;
+        }
     };
     report.cells = board.n;
     report.boxes = board.start_boxes.len();

@@ -21,6 +21,8 @@ pub enum Levels {
     OrderedRooms,
     /// The others.
     NoOrderedRooms,
+    /// Levels with a global packing plan (`plan`).
+    Planned,
 }
 
 /// One phase of the portfolio.
@@ -74,12 +76,19 @@ const fn phase(name: &'static str, switches: Switches, work: Option<u64>) -> Pha
 /// The portfolio, in the order it runs. The short searches come first, each solving
 /// levels the others miss; the strict search enforces the packing order of goal rooms,
 /// fast when the order is right; the last search, by pushes, takes what time is left.
-pub const TABLE: [Phase; 8] = [
+pub const TABLE: [Phase; 9] = [
     // Solves most levels alone, so the backward side gets one turn in 16: it is shared,
     // and makes up its turns in the later phases. Packing macros make it much faster.
     phase("box moves", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[0])),
     // Without advisor weights: breadth for levels unlike those the weights were tuned on.
     phase("plain", PLAIN, Some(WORK[1])),
+    // Greedy by the global packing plan (after YASS): fills goals and parking cells in
+    // the plan's order, across rooms.
+    Phase {
+        levels: Levels::Planned,
+        forward: (Priority::Plan, 0),
+        ..phase("plan", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[5]))
+    },
     // One box pushed as far as it takes per child (after YASS): other levels, fast.
     Phase {
         second_backward: true,
@@ -121,7 +130,7 @@ pub const RESERVE: f64 = 0.25;
 /// cells and `REFERENCE_BOXES` boxes (see `expansion_cost`). At the development machine's
 /// median rate for each phase (in CPU time) they are about the seconds the phases had when
 /// shares were fractions of the time left at 10 s: 2.0, 0.4, 2.3, 0.8 and 1.9 s.
-const WORK: [u64; 5] = [234_000, 64_000, 333_000, 118_000, 235_000];
+const WORK: [u64; 6] = [234_000, 64_000, 333_000, 118_000, 235_000, 300_000];
 
 const REFERENCE_CELLS: f64 = 100.0;
 const REFERENCE_BOXES: f64 = 10.0;
@@ -144,13 +153,14 @@ pub fn expansions(work: u64, cost: f64, divisor: u64) -> u64 {
 
 /// The phases for a level, with or without ordered goal rooms; `advisor_weights: false`
 /// leaves out the phases that need them and turns them off in the last.
-pub fn phases_for(ordered_rooms: bool, advisor_weights: bool) -> Vec<Phase> {
+pub fn phases_for(ordered_rooms: bool, planned: bool, advisor_weights: bool) -> Vec<Phase> {
     TABLE
         .iter()
         .filter(|p| match p.levels {
             Levels::All => true,
             Levels::OrderedRooms => ordered_rooms,
             Levels::NoOrderedRooms => !ordered_rooms,
+            Levels::Planned => planned,
         })
         .filter(|p| advisor_weights || !p.switches.advisor_weights || p.work.is_none())
         .map(|&p| {

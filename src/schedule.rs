@@ -192,6 +192,7 @@ mod tests {
                 Levels::All => "all",
                 Levels::OrderedRooms => "ordered rooms",
                 Levels::NoOrderedRooms => "other levels",
+                Levels::Planned => "planned",
             };
             let work = match p.work {
                 Some(w) => format!("{},{:03}", w / 1000, w % 1000),
@@ -214,8 +215,8 @@ mod tests {
 
     #[test]
     fn every_portfolio_ends_in_a_phase_that_runs_to_the_deadline() {
-        for (rooms, weights) in (0..4).map(|i| (i & 1 != 0, i & 2 != 0)) {
-            let phases = phases_for(rooms, weights);
+        for (rooms, weights, planned) in (0..8).map(|i| (i & 1 != 0, i & 2 != 0, i & 4 != 0)) {
+            let phases = phases_for(rooms, planned, weights);
             // The phases with a share come first; the last phase has none, so no time is
             // left unused, and the strict one before it may end early, being incomplete.
             let first_open = phases.iter().position(|p| p.work.is_none()).unwrap();
@@ -231,9 +232,12 @@ mod tests {
             assert_eq!(phases.iter().any(|p| weighed(&p)), weights);
             assert!(phases.iter().all(|p| weighed(&p) || !p.switches.box_move_weights && !p.switches.hotspot_weights));
             // Whole box moves come after two searches by single pushes, the first one
-            // weighted, the second plain; the search from their most packed nodes next.
-            assert_eq!(phases.iter().position(|p| p.switches.whole_box_moves), weights.then_some(2));
-            assert_eq!(phases.iter().position(|p| p.from_most_packed), weights.then_some(3));
+            // weighted, the second plain, and the plan's search if any; the search from
+            // their most packed nodes next.
+            let plan = (planned && weights) as usize;
+            assert_eq!(phases.iter().any(|p| p.forward.0 == Priority::Plan), planned && weights);
+            assert_eq!(phases.iter().position(|p| p.switches.whole_box_moves), weights.then_some(2 + plan));
+            assert_eq!(phases.iter().position(|p| p.from_most_packed), weights.then_some(3 + plan));
             if weights {
                 assert!(phases[0].switches.advisor_weights && !phases[1].switches.advisor_weights);
             }

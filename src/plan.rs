@@ -161,10 +161,10 @@ impl Peel<'_> {
                 .map(|(x, p)| (row.get(x as usize).copied().unwrap_or(FAR), g, x, p))
                 .filter(|t| t.0 != FAR)
                 .collect();
-            cells.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+            cells.sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
             tries.extend(cells.into_iter().take(PARKING_TRIES));
         }
-        tries.sort_by(|a, b| b.0.cmp(&a.0));
+        tries.sort_by_key(|t| std::cmp::Reverse(t.0));
         for (_, g, x, player) in tries {
             let (g_, x_) = (g as usize, x as usize);
             self.occ[g_] = false;
@@ -195,7 +195,7 @@ impl Plan {
     pub fn find(board: &Board) -> Option<Plan> {
         let n = board.n;
         let nb = board.goals.len();
-        if nb < 2 || nb > PLAN_MAX_BOXES {
+        if !(2..=PLAN_MAX_BOXES).contains(&nb) {
             return None;
         }
         let mut is_start = vec![false; n];

@@ -10,6 +10,8 @@
 
 use std::collections::HashMap;
 
+pub mod moves;
+
 use crate::board::{Board, Cell, NONE};
 use crate::budget::Budget;
 use crate::reach::Reach;
@@ -325,7 +327,7 @@ mod tests {
     }
 
     /// The solver's own answer as single pushes, by replaying its moves.
-    fn pushes_of(b: &Board, moves: &[solution::Move]) -> Vec<Push> {
+    pub(super) fn pushes_of(b: &Board, moves: &[solution::Move]) -> Vec<Push> {
         let mut boxes = vec![false; b.n];
         b.start_boxes.iter().for_each(|&c| boxes[c as usize] = true);
         let mut player = b.start_player;

@@ -11,10 +11,13 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use super::{bound, end_cells, moved_boxes, Distances, Work, MAX_MOVED, MAX_WINDOW, WINDOW_WORK};
+use super::{bound, end_cells, moved_boxes, Distances, Work, MAX_WINDOW, WINDOW_WORK};
 use crate::board::{Board, Cell, NONE};
 use crate::budget::Budget;
 use crate::state::Push;
+
+/// A stretch may move at most this many boxes.
+const MOST_MOVED: usize = 3;
 
 /// Walking distances from one cell, the boxes as walls; reused between floods.
 struct Walks {
@@ -71,11 +74,14 @@ pub fn moves(board: &Board, plan: Vec<Push>, budget: &Budget, work_limit: usize)
     while i + 1 < plan.len() && !work.spent() && !budget.past_deadline() {
         // The longest stretch from push i: it holds every shorter one's savings.
         let mut len = 1;
-        while i + len < plan.len() && len < MAX_WINDOW && moved_boxes(&boxes, &plan[i..i + len + 1]).is_some() {
+        while i + len < plan.len()
+            && len < MAX_WINDOW
+            && moved_boxes(&boxes, &plan[i..i + len + 1], MOST_MOVED).is_some()
+        {
             len += 1;
         }
         let window = &plan[i..i + len];
-        if let (true, Some((moved, fixed))) = (len >= 2, moved_boxes(&boxes, window)) {
+        if let (true, Some((moved, fixed))) = (len >= 2, moved_boxes(&boxes, window, MOST_MOVED)) {
             let end = end_cells(&moved, window);
             work.done += to_cell.compute_all(board, &end);
             let rows: Vec<&[u16]> = end.iter().map(|e| &to_cell.rows[e][..]).collect();
@@ -159,12 +165,12 @@ impl Stretch<'_> {
         work: &mut Work,
     ) -> Option<Vec<Push>> {
         let m = self.moved.len();
-        let mut start = [NONE; MAX_MOVED];
+        let mut start = [NONE; MOST_MOVED];
         start[..m].copy_from_slice(self.moved);
         // Node: its boxes (sorted, `NONE` after the first `m`), the player's cell, its
         // cost, parent and push.
-        let mut nodes: Vec<([Cell; MAX_MOVED], Cell, u32, usize, Push)> = Vec::new();
-        let mut best: HashMap<([Cell; MAX_MOVED], Cell), u32> = HashMap::new();
+        let mut nodes: Vec<([Cell; MOST_MOVED], Cell, u32, usize, Push)> = Vec::new();
+        let mut best: HashMap<([Cell; MOST_MOVED], Cell), u32> = HashMap::new();
         let mut open = BinaryHeap::new();
         best.insert((start, self.player), 0);
         open.push(Reverse((bound(self.rows, self.moved) as u32, 0usize)));

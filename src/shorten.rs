@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 pub mod moves;
+pub mod order;
 
 use crate::board::{Board, Cell, NONE};
 use crate::budget::Budget;

@@ -87,7 +87,8 @@ OPTIONS:
                                phases as time is: the same search on any
                                machine and under any load (for comparing
                                changes; the time limit still holds)
-        --memory MB            memory for the search tables (default 700)
+        --memory MB            memory for the map's tables and the searches
+                               (default 700); the process may use 64 MB more
         --lurd                 print LURD: lowercase walks, uppercase pushes
         --stats                print search statistics on standard error, with
                                each goal room's packing order (column,row from

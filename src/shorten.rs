@@ -10,6 +10,9 @@
 
 use std::collections::HashMap;
 
+pub mod moves;
+pub mod order;
+
 use crate::board::{Board, Cell, NONE};
 use crate::budget::Budget;
 use crate::reach::Reach;
@@ -79,17 +82,21 @@ impl Distances {
 }
 
 /// The fewest pushes that could take `boxes` to the end cells whose distance rows are
-/// `rows`, each box alone on the board: the best of every assignment (at most
-/// `MAX_MOVED` boxes, so at most six).
+/// `rows`, each box alone on the board: the best of every assignment (a few boxes, so a
+/// few dozen at most).
 fn bound(rows: &[&[u16]], boxes: &[Cell]) -> usize {
-    let n = boxes.len();
-    let cost = |perm: &[usize]| -> usize { (0..n).map(|k| rows[perm[k]][boxes[k] as usize] as usize).sum() };
-    match n {
-        0 => 0,
-        1 => cost(&[0]),
-        2 => cost(&[0, 1]).min(cost(&[1, 0])),
-        _ => [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]].iter().map(|p| cost(p)).min().unwrap(),
+    // The cheapest assignment of boxes[k..] to the rows not in `used` (a bit set).
+    fn best(rows: &[&[u16]], boxes: &[Cell], k: usize, used: u32) -> usize {
+        if k == boxes.len() {
+            return 0;
+        }
+        (0..rows.len())
+            .filter(|&r| used & (1 << r) == 0)
+            .map(|r| rows[r][boxes[k] as usize] as usize + best(rows, boxes, k + 1, used | (1 << r)))
+            .min()
+            .unwrap_or(0)
     }
+    best(rows, boxes, 0, 0)
 }
 
 /// Positions visited so far, and how many may be.
@@ -130,7 +137,7 @@ pub fn pushes(board: &Board, pushes: Vec<Push>, budget: &Budget, work_limit: usi
         let longest = (plan.len() - i).min(MAX_WINDOW);
         for len in (2..=longest).rev() {
             let window = &plan[i..i + len];
-            let Some((moved, fixed)) = moved_boxes(&layout, window) else { continue };
+            let Some((moved, fixed)) = moved_boxes(&layout, window, MAX_MOVED) else { continue };
             let end = end_cells(&moved, window);
             // Not even alone on the board could the boxes get there in fewer pushes.
             work.done += to_cell.compute_all(board, &end);
@@ -171,8 +178,8 @@ fn position_before(board: &Board, plan: &[Push], k: usize) -> (Vec<Cell>, Cell) 
 }
 
 /// The cells of the boxes that `window` moves, as they stand before it, and the cells of
-/// the others; `None` if it moves more than `MAX_MOVED` boxes.
-fn moved_boxes(layout: &[Cell], window: &[Push]) -> Option<(Vec<Cell>, Vec<Cell>)> {
+/// the others; `None` if it moves more than `most` boxes.
+fn moved_boxes(layout: &[Cell], window: &[Push], most: usize) -> Option<(Vec<Cell>, Vec<Cell>)> {
     let mut now: Vec<Cell> = layout.to_vec();
     let mut moved = vec![false; layout.len()];
     for p in window {
@@ -180,7 +187,7 @@ fn moved_boxes(layout: &[Cell], window: &[Push]) -> Option<(Vec<Cell>, Vec<Cell>
         now[i] = p.to;
         moved[i] = true;
     }
-    if moved.iter().filter(|&&m| m).count() > MAX_MOVED {
+    if moved.iter().filter(|&&m| m).count() > most {
         return None;
     }
     let pick = |want: bool| (0..layout.len()).filter(|&i| moved[i] == want).map(|i| layout[i]).collect();
@@ -325,7 +332,7 @@ mod tests {
     }
 
     /// The solver's own answer as single pushes, by replaying its moves.
-    fn pushes_of(b: &Board, moves: &[solution::Move]) -> Vec<Push> {
+    pub(super) fn pushes_of(b: &Board, moves: &[solution::Move]) -> Vec<Push> {
         let mut boxes = vec![false; b.n];
         b.start_boxes.iter().for_each(|&c| boxes[c as usize] = true);
         let mut player = b.start_player;

@@ -98,7 +98,9 @@ fn shortened(
 ) -> Option<Vec<Push>> {
     let pushes = solution::unfold(board, packing, plan).ok().filter(|_| options.shorten)?;
     let work = (searched / 2).max(SHORTEN_WORK_AT_LEAST) as usize;
-    Some(crate::shorten::pushes(board, pushes, budget, work))
+    let fewer_pushes = crate::shorten::pushes(board, pushes, budget, work);
+    let fewer_pushes = crate::shorten::order::regroup(board, fewer_pushes, budget, work);
+    Some(crate::shorten::moves::moves(board, fewer_pushes, budget, work))
 }
 
 /// The judge needs any solution: its file leaves the shortening out.

@@ -85,8 +85,10 @@ const MIN_SEARCH_MEMORY: usize = 8 << 20;
 #[cfg(not(judge))]
 const SHORTEN_WORK_AT_LEAST: u64 = 2_000;
 
-/// The plan with stretches solved again shorter (`shorten`), with as much work as half
-/// the search's, so that the answer does not wait long; `None` if not asked for.
+/// The plan with stretches solved again for fewer pushes (`shorten`), a box's pushes
+/// brought together (`shorten::order`), and stretches solved again for fewer moves
+/// (`shorten::moves`), each with as much work as half the search's, so that the answer
+/// does not wait long; `None` if not asked for.
 #[cfg(not(judge))]
 fn shortened(
     board: &Board,

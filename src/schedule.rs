@@ -23,6 +23,8 @@ pub enum Levels {
     NoOrderedRooms,
     /// Levels with a global packing plan (`plan`).
     Planned,
+    /// The others.
+    Unplanned,
 }
 
 /// One phase of the portfolio.
@@ -82,13 +84,6 @@ pub const TABLE: [Phase; 9] = [
     phase("box moves", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[0])),
     // Without advisor weights: breadth for levels unlike those the weights were tuned on.
     phase("plain", PLAIN, Some(WORK[1])),
-    // Greedy by the global packing plan (after YASS): fills goals and parking cells in
-    // the plan's order, across rooms.
-    Phase {
-        levels: Levels::Planned,
-        forward: (Priority::Plan, 0),
-        ..phase("plan", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[5]))
-    },
     // One box pushed as far as it takes per child (after YASS): other levels, fast.
     Phase {
         second_backward: true,
@@ -105,7 +100,18 @@ pub const TABLE: [Phase; 9] = [
         ..phase("pushes from the most packed", BY_PUSHES, Some(WORK[3]))
     },
     // Feature cells alone, no greedy turns: solves yet other levels.
-    Phase { forward: (Priority::Features, 0), ..phase("feature cells", BY_BOX_MOVES, Some(WORK[4])) },
+    Phase {
+        levels: Levels::Unplanned,
+        forward: (Priority::Features, 0),
+        ..phase("feature cells", BY_BOX_MOVES, Some(WORK[4]))
+    },
+    // On levels with a global packing plan, feature cells by its progress instead: fills
+    // goals and parking cells in the plan's order, across rooms.
+    Phase {
+        levels: Levels::Planned,
+        forward: (Priority::Plan, 0),
+        ..phase("plan", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[5]))
+    },
     // Greedy packs rooms best with the order enforced; three backward expansions to a
     // forward one grow the shared side its levels are met by. Incomplete: when it runs
     // out, the last phase follows.
@@ -161,6 +167,7 @@ pub fn phases_for(ordered_rooms: bool, planned: bool, advisor_weights: bool) -> 
             Levels::OrderedRooms => ordered_rooms,
             Levels::NoOrderedRooms => !ordered_rooms,
             Levels::Planned => planned,
+            Levels::Unplanned => !planned,
         })
         .filter(|p| advisor_weights || !p.switches.advisor_weights || p.work.is_none())
         .map(|&p| {
@@ -193,6 +200,7 @@ mod tests {
                 Levels::OrderedRooms => "ordered rooms",
                 Levels::NoOrderedRooms => "other levels",
                 Levels::Planned => "planned",
+                Levels::Unplanned => "unplanned",
             };
             let work = match p.work {
                 Some(w) => format!("{},{:03}", w / 1000, w % 1000),

@@ -240,12 +240,13 @@ mod tests {
             assert_eq!(phases.iter().any(|p| weighed(&p)), weights);
             assert!(phases.iter().all(|p| weighed(&p) || !p.switches.box_move_weights && !p.switches.hotspot_weights));
             // Whole box moves come after two searches by single pushes, the first one
-            // weighted, the second plain, and the plan's search if any; the search from
-            // their most packed nodes next.
-            let plan = (planned && weights) as usize;
+            // weighted, the second plain; the search from their most packed nodes next;
+            // then feature cells, by the plan's progress on levels with a plan.
             assert_eq!(phases.iter().any(|p| p.forward.0 == Priority::Plan), planned && weights);
-            assert_eq!(phases.iter().position(|p| p.switches.whole_box_moves), weights.then_some(2 + plan));
-            assert_eq!(phases.iter().position(|p| p.from_most_packed), weights.then_some(3 + plan));
+            assert_eq!(phases.iter().position(|p| p.switches.whole_box_moves), weights.then_some(2));
+            assert_eq!(phases.iter().position(|p| p.from_most_packed), weights.then_some(3));
+            let cells = phases.iter().position(|p| matches!(p.forward.0, Priority::Features | Priority::Plan));
+            assert_eq!(cells, weights.then_some(4));
             if weights {
                 assert!(phases[0].switches.advisor_weights && !phases[1].switches.advisor_weights);
             }

@@ -36,3 +36,8 @@ pub const MAX_ROOM: usize = 64;
 /// Cells the packing analysis may flood in all, so that it stays a small part of the time
 /// budget even on the largest maps; rooms not done by then get no order.
 pub const PACKING_ANALYSIS_WORK: u64 = 30_000_000;
+
+/// The global packing plan (`plan`): levels with more boxes get none (its rank walks every
+/// target per child), and the peeling floods at most this many cells in all.
+pub const PLAN_MAX_BOXES: usize = 100;
+pub const PLAN_WORK: u64 = 20_000_000;

@@ -23,6 +23,7 @@ mod open;
 #[cfg(not(judge))]
 mod optimal;
 mod packing;
+mod plan;
 mod reach;
 mod schedule;
 mod search;

@@ -12,6 +12,7 @@ use crate::board::{Board, Cell, NONE};
 use crate::box_path::BoxPath;
 use crate::hotspot::Hotspots;
 use crate::limits::{MAX_ROOM, PACKING_ANALYSIS_WORK};
+use crate::plan::Plan;
 
 pub struct Packing {
     /// Room number per cell (goals only), 0 = none.
@@ -24,6 +25,8 @@ pub struct Packing {
     pub strict: Vec<bool>,
     /// Which cells block which (see `hotspot`).
     pub hotspots: Hotspots,
+    /// The global packing plan, if the peeling found one (see `plan`).
+    pub plan: Option<Plan>,
 }
 
 impl Packing {
@@ -79,7 +82,7 @@ impl Packing {
             .enumerate()
             .map(|(i, o)| o.len() >= 2 && !board.start_boxes.iter().any(|&b| room[b as usize] == (i + 1) as u16))
             .collect();
-        Packing { room, order, strict, hotspots: Hotspots::analyse(board) }
+        Packing { room, order, strict, hotspots: Hotspots::analyse(board), plan: Plan::find(board) }
     }
 
     /// Is `cell` a goal of a room whose order is enforced?

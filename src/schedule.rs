@@ -21,6 +21,10 @@ pub enum Levels {
     OrderedRooms,
     /// The others.
     NoOrderedRooms,
+    /// Levels with a global packing plan (`plan`).
+    Planned,
+    /// The others.
+    Unplanned,
 }
 
 /// One phase of the portfolio.
@@ -74,7 +78,7 @@ const fn phase(name: &'static str, switches: Switches, work: Option<u64>) -> Pha
 /// The portfolio, in the order it runs. The short searches come first, each solving
 /// levels the others miss; the strict search enforces the packing order of goal rooms,
 /// fast when the order is right; the last search, by pushes, takes what time is left.
-pub const TABLE: [Phase; 8] = [
+pub const TABLE: [Phase; 9] = [
     // Solves most levels alone, so the backward side gets one turn in 16: it is shared,
     // and makes up its turns in the later phases. Packing macros make it much faster.
     phase("box moves", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[0])),
@@ -96,7 +100,18 @@ pub const TABLE: [Phase; 8] = [
         ..phase("pushes from the most packed", BY_PUSHES, Some(WORK[3]))
     },
     // Feature cells alone, no greedy turns: solves yet other levels.
-    Phase { forward: (Priority::Features, 0), ..phase("feature cells", BY_BOX_MOVES, Some(WORK[4])) },
+    Phase {
+        levels: Levels::Unplanned,
+        forward: (Priority::Features, 0),
+        ..phase("feature cells", BY_BOX_MOVES, Some(WORK[4]))
+    },
+    // On levels with a global packing plan, feature cells by its progress instead: fills
+    // goals and parking cells in the plan's order, across rooms.
+    Phase {
+        levels: Levels::Planned,
+        forward: (Priority::Plan, 0),
+        ..phase("plan", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[5]))
+    },
     // Greedy packs rooms best with the order enforced; three backward expansions to a
     // forward one grow the shared side its levels are met by. Incomplete: when it runs
     // out, the last phase follows.
@@ -121,7 +136,7 @@ pub const RESERVE: f64 = 0.25;
 /// cells and `REFERENCE_BOXES` boxes (see `expansion_cost`). At the development machine's
 /// median rate for each phase (in CPU time) they are about the seconds the phases had when
 /// shares were fractions of the time left at 10 s: 2.0, 0.4, 2.3, 0.8 and 1.9 s.
-const WORK: [u64; 5] = [234_000, 64_000, 333_000, 118_000, 235_000];
+const WORK: [u64; 6] = [234_000, 64_000, 333_000, 118_000, 235_000, 300_000];
 
 const REFERENCE_CELLS: f64 = 100.0;
 const REFERENCE_BOXES: f64 = 10.0;
@@ -144,13 +159,15 @@ pub fn expansions(work: u64, cost: f64, divisor: u64) -> u64 {
 
 /// The phases for a level, with or without ordered goal rooms; `advisor_weights: false`
 /// leaves out the phases that need them and turns them off in the last.
-pub fn phases_for(ordered_rooms: bool, advisor_weights: bool) -> Vec<Phase> {
+pub fn phases_for(ordered_rooms: bool, planned: bool, advisor_weights: bool) -> Vec<Phase> {
     TABLE
         .iter()
         .filter(|p| match p.levels {
             Levels::All => true,
             Levels::OrderedRooms => ordered_rooms,
             Levels::NoOrderedRooms => !ordered_rooms,
+            Levels::Planned => planned,
+            Levels::Unplanned => !planned,
         })
         .filter(|p| advisor_weights || !p.switches.advisor_weights || p.work.is_none())
         .map(|&p| {
@@ -182,6 +199,8 @@ mod tests {
                 Levels::All => "all",
                 Levels::OrderedRooms => "ordered rooms",
                 Levels::NoOrderedRooms => "other levels",
+                Levels::Planned => "planned",
+                Levels::Unplanned => "unplanned",
             };
             let work = match p.work {
                 Some(w) => format!("{},{:03}", w / 1000, w % 1000),
@@ -204,8 +223,8 @@ mod tests {
 
     #[test]
     fn every_portfolio_ends_in_a_phase_that_runs_to_the_deadline() {
-        for (rooms, weights) in (0..4).map(|i| (i & 1 != 0, i & 2 != 0)) {
-            let phases = phases_for(rooms, weights);
+        for (rooms, weights, planned) in (0..8).map(|i| (i & 1 != 0, i & 2 != 0, i & 4 != 0)) {
+            let phases = phases_for(rooms, planned, weights);
             // The phases with a share come first; the last phase has none, so no time is
             // left unused, and the strict one before it may end early, being incomplete.
             let first_open = phases.iter().position(|p| p.work.is_none()).unwrap();
@@ -221,9 +240,13 @@ mod tests {
             assert_eq!(phases.iter().any(|p| weighed(&p)), weights);
             assert!(phases.iter().all(|p| weighed(&p) || !p.switches.box_move_weights && !p.switches.hotspot_weights));
             // Whole box moves come after two searches by single pushes, the first one
-            // weighted, the second plain; the search from their most packed nodes next.
+            // weighted, the second plain; the search from their most packed nodes next;
+            // then feature cells, by the plan's progress on levels with a plan.
+            assert_eq!(phases.iter().any(|p| p.forward.0 == Priority::Plan), planned && weights);
             assert_eq!(phases.iter().position(|p| p.switches.whole_box_moves), weights.then_some(2));
             assert_eq!(phases.iter().position(|p| p.from_most_packed), weights.then_some(3));
+            let cells = phases.iter().position(|p| matches!(p.forward.0, Priority::Features | Priority::Plan));
+            assert_eq!(cells, weights.then_some(4));
             if weights {
                 assert!(phases[0].switches.advisor_weights && !phases[1].switches.advisor_weights);
             }

@@ -19,6 +19,7 @@ use crate::corral::Corral;
 use crate::limits::{DEADLINE_CHECK_BOXES, DEADLINE_CHECK_CELLS, PACKING_MACRO_MAX_CELLS};
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
 use crate::packing::Packing;
+use crate::plan::Plan;
 use crate::reach::{Areas, Reach};
 use crate::state::{move_box, Push, Via, Zobrist};
 use crate::table::{Probe, Table, NO_PARENT};
@@ -61,6 +62,10 @@ pub enum Priority {
     Features,
     /// Greedy and feature cells taking turns over the same nodes.
     Alternation,
+    /// Feature cells, forward, by the level's packing plan (`plan`): a cell counts the
+    /// targets filled in plan order as its boxes packed, and a node's rank adds how far it
+    /// is from the plan's next targets to its bound.
+    Plan,
 }
 
 /// Techniques that can be turned off to measure their worth.
@@ -395,6 +400,8 @@ pub struct Side<'a> {
     advice: Advice<'a>,
     /// Where this side's boxes are headed: the goals forward, the start cells backward.
     is_target: Vec<bool>,
+    /// The packing plan it ranks by (`Priority::Plan`, forward).
+    plan: Option<&'a Plan>,
     nboxes: usize,
     pos: Position,
     macros: Macros,
@@ -426,7 +433,7 @@ impl<'a> Side<'a> {
         // The cost rows come out of the side's memory, so the budget holds what it says.
         let table = Table::with_budget(nboxes + 1, memory_bytes.saturating_sub(bound.rows_bytes()));
         let open = match priority {
-            Priority::Features => Open::Features(FeatureQueue::new()),
+            Priority::Features | Priority::Plan => Open::Features(FeatureQueue::new()),
             Priority::Alternation => Open::Alternation(Alternation::new()),
             _ => Open::Best(BucketQueue::new()),
         };
@@ -453,6 +460,7 @@ impl<'a> Side<'a> {
             pruners: Pruners::new(board, direction, &switches),
             advice,
             is_target,
+            plan: cx.packing.plan.as_ref().filter(|_| forward && priority == Priority::Plan),
             nboxes,
             pos: Position::new(board.n, nboxes),
             macros: Macros::new(board.n, forward && switches.packing_macro),
@@ -467,7 +475,7 @@ impl<'a> Side<'a> {
     fn priority_of(&self, h: i32, depth: u16, packed: u16) -> usize {
         let h = h as usize + self.off_target_weight as usize * (self.nboxes - packed as usize);
         match self.priority {
-            Priority::Greedy | Priority::Features | Priority::Alternation => h,
+            Priority::Greedy | Priority::Features | Priority::Alternation | Priority::Plan => h,
             Priority::AStar => h + depth as usize,
         }
     }
@@ -541,6 +549,9 @@ impl<'a> Side<'a> {
         let h = self.bound.of_parent(&self.pos.boxes);
         let packed = self.packed(boxes);
         let features = self.features(packed);
+        let occ = &self.pos.occupied;
+        let (filled, by_plan) = self.plan.map_or((0, 0), |p| p.progress(self.cx.board.n, boxes, |c| occ[c as usize]));
+        let features = if self.plan.is_some() { Features { packed: filled as u16, ..features } } else { features };
         self.pos.set_occupied(false);
         if h >= IMPOSSIBLE {
             return None;
@@ -554,7 +565,7 @@ impl<'a> Side<'a> {
             Probe::Vacant(slot) => {
                 let push = Push::step(NONE, 0, NONE);
                 let node = self.table.insert_at(slot, &self.pos.key, hash, NO_PARENT, push, 0)?;
-                let priority = self.priority_of(h, 0, packed);
+                let priority = self.priority_of(h, 0, packed) + by_plan;
                 let cell_priority = self.advice.cell_priority(node, priority, 0);
                 self.open.push(features, priority, cell_priority, node);
                 Some(node)

@@ -141,6 +141,7 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
     }
     let packing = Packing::analyse(&board);
     report.rooms = packing.describe_rooms(&board);
+    report.rooms.extend(packing.plan.as_ref().map(|p| p.describe(&board)));
     let phases = phases_for(&packing, options);
     if let Some(n) = options.only_phase.filter(|&n| n > phases.len()) {
         let why =
@@ -187,7 +188,7 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
 /// allow it and some goal room has a packing order to enforce.
 fn phases_for(packing: &Packing, options: &Options) -> Vec<Phase> {
     let ordered_rooms = options.switches.strict_rooms && packing.strict.iter().any(|&s| s);
-    schedule::phases_for(ordered_rooms, options.advisor_weights)
+    schedule::phases_for(ordered_rooms, packing.plan.is_some(), options.advisor_weights)
 }
 
 /// Run `phases` (see `phases_for`) in order; a proof of unsolvability from any of them is

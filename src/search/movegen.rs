@@ -342,7 +342,17 @@ impl<'a> Side<'a> {
             return None;
         }
         let packed = self.child_packed(c);
-        let features = self.cell_of_child(c, packed);
+        // Under a plan, its progress is the feature cells' count of boxes packed.
+        let (filled, by_plan) = match self.plan {
+            Some(plan) => {
+                let (occ, from, to) = (&self.pos.occupied, c.from, c.to);
+                let (f, r) =
+                    plan.progress(self.cx.board.n, &self.pos.key[..nb], |x| x == to || x != from && occ[x as usize]);
+                (f as u16, r)
+            }
+            None => (packed, 0),
+        };
+        let features = self.cell_of_child(c, filled);
         let child = match self.table.insert_at(slot, &self.pos.key, hash, c.node, c.push, c.depth) {
             Some(i) => i,
             None => {
@@ -355,7 +365,7 @@ impl<'a> Side<'a> {
             self.note_most_packed(child, packed);
         }
         self.stats.generated += 1;
-        let priority = self.priority_of(h, c.depth, packed);
+        let priority = self.priority_of(h, c.depth, packed) + by_plan;
         // The advisors: packing (a box more on target) and connectivity (fewer areas).
         // The parent's areas: `areas` still holds its labels.
         let advised = packed > c.packed || features.areas < self.pos.areas.count();

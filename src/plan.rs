@@ -1,0 +1,351 @@
+//! A global packing plan, found once per level by goal peeling (the idea of YASS's packing
+//! order): from the solved position, boxes are taken off the goals a phase at a time, each
+//! pulled to a start cell not used yet (removed); when no box can go, one is pulled to a
+//! parking cell instead, to be removed once the goals are empty. Read backwards, the
+//! phases say which goals (and parking cells) to fill first, across every room at once;
+//! a forward search ranks its nodes by how far along the plan they are (`Plan::rank`).
+
+use crate::board::{Board, Cell, FAR, NONE};
+use crate::limits::{PLAN_MAX_BOXES, PLAN_WORK};
+use crate::reach::Reach;
+
+/// What filling one target in plan order is worth against pushes of the bound and of the
+/// distance to the phase's targets.
+const TARGET_WEIGHT: usize = 32;
+/// Parking cells tried per goal, farthest from it first.
+const PARKING_TRIES: usize = 2;
+
+pub struct Plan {
+    /// The targets in forward order, phase by phase: goals and parking cells.
+    pub cells: Vec<Cell>,
+    /// Per target: the goal a box parked on it goes on to later, `NONE` for a goal.
+    pub dest: Vec<Cell>,
+    /// Where each phase ends in `cells`.
+    pub ends: Vec<usize>,
+    /// Per cell: the target on it (each cell is one target at most), else `u16::MAX`.
+    index: Vec<u16>,
+    /// Per target, pushes from each cell onto it on the empty board: `rows[i * n + c]`.
+    rows: Vec<u16>,
+}
+
+/// One step of the peeling, backwards: boxes taken off (cell, the goal a parked box came
+/// from or `NONE`), or a goal's box pulled to a parking cell.
+enum Op {
+    Remove(Vec<(Cell, Cell)>),
+    Park(Cell),
+}
+
+struct Peel<'b> {
+    board: &'b Board,
+    occ: Vec<bool>,
+    /// Per cell with a parked box: the goal it came from, else `NONE`.
+    from_goal: Vec<Cell>,
+    is_start: Vec<bool>,
+    used_start: Vec<bool>,
+    /// Goals parked once already, and cells parked on once: each gets one chance.
+    parked_goal: Vec<bool>,
+    parked_cell: Vec<bool>,
+    ops: Vec<Op>,
+    reach: Reach,
+    seen: Vec<u32>,
+    stamp: u32,
+    work: u64,
+}
+
+impl Peel<'_> {
+    /// The cells the box on `from` can be pulled to, the player starting in `seed`'s area,
+    /// fewest pulls first, each with where the last pull leaves him; with `to_start`, only
+    /// up to the first unused start cell.
+    fn pulls(&mut self, from: Cell, seed: Cell, to_start: bool) -> Vec<(Cell, Cell)> {
+        let b = self.board;
+        self.stamp += 1;
+        let st = self.stamp;
+        self.occ[from as usize] = false;
+        let mut out: Vec<(Cell, Cell)> = Vec::new();
+        let mut queue = vec![(from, seed)];
+        let mut head = 0;
+        while head < queue.len() && self.work > 0 {
+            let (x, player) = queue[head];
+            head += 1;
+            let (_, visited) = self.reach.flood(b, &self.occ, x, &[player]);
+            self.work = self.work.saturating_sub(visited as u64);
+            for d in 0..4 {
+                let p = b.step(x, d);
+                if p == NONE || !self.reach.reached(p) {
+                    continue;
+                }
+                let beyond = b.step(p, d);
+                if beyond == NONE || self.occ[beyond as usize] || beyond == x {
+                    continue;
+                }
+                let s = p as usize * 4 + d;
+                if self.seen[s] == st {
+                    continue;
+                }
+                self.seen[s] = st;
+                queue.push((p, beyond));
+                if !out.iter().any(|&(c, _)| c == p) {
+                    out.push((p, beyond));
+                    if to_start && self.is_start[p as usize] && !self.used_start[p as usize] {
+                        head = queue.len();
+                        break;
+                    }
+                }
+            }
+        }
+        self.occ[from as usize] = true;
+        out
+    }
+
+    /// Peel the boxes left, the player in `seed`'s area; `true` once the board is empty.
+    fn peel(&mut self, seed: Cell) -> bool {
+        let b = self.board;
+        let boxes: Vec<Cell> = (0..b.n as Cell).filter(|&c| self.occ[c as usize]).collect();
+        if boxes.is_empty() {
+            return true;
+        }
+        if self.work == 0 {
+            return false;
+        }
+        // Goal boxes go first; parked ones stay while any goal still holds a box.
+        let goals_left = boxes.iter().any(|&c| self.from_goal[c as usize] == NONE);
+        let all_on_starts = boxes.iter().all(|&c| self.is_start[c as usize] && !self.used_start[c as usize]);
+        let mut removed = Vec::new();
+        let movable: Vec<Cell> =
+            boxes.iter().copied().filter(|&c| !goals_left || self.from_goal[c as usize] == NONE).collect();
+        for c in movable {
+            let to = if all_on_starts {
+                Some(c)
+            } else {
+                let pulls = self.pulls(c, seed, true);
+                pulls.iter().map(|&(x, _)| x).find(|&x| self.is_start[x as usize] && !self.used_start[x as usize])
+            };
+            if let Some(s) = to {
+                self.used_start[s as usize] = true;
+                removed.push((c, s));
+            }
+        }
+        if !removed.is_empty() {
+            let cells = removed.iter().map(|&(c, _)| (c, self.from_goal[c as usize])).collect();
+            for &(c, _) in &removed {
+                self.occ[c as usize] = false;
+            }
+            self.ops.push(Op::Remove(cells));
+            if self.peel(seed) {
+                return true;
+            }
+            if let Some(Op::Remove(cells)) = self.ops.pop() {
+                for (c, _) in cells {
+                    self.occ[c as usize] = true;
+                }
+            }
+            removed.iter().for_each(|&(_, s)| self.used_start[s as usize] = false);
+            return false;
+        }
+        // Stuck: park a goal's box, the goals whose box goes farthest first.
+        let mut tries: Vec<(u16, Cell, Cell, Cell)> = Vec::new(); // (distance back, goal, cell, player)
+        let goals: Vec<Cell> = boxes
+            .iter()
+            .copied()
+            .filter(|&c| self.from_goal[c as usize] == NONE && !self.parked_goal[c as usize])
+            .collect();
+        for g in goals {
+            let row = b.goals.iter().position(|&x| x == g).map_or(&[][..], |j| &b.to_goal[j * b.n..(j + 1) * b.n]);
+            let mut cells: Vec<(u16, Cell, Cell, Cell)> = self
+                .pulls(g, seed, false)
+                .into_iter()
+                .filter(|&(x, _)| {
+                    let x = x as usize;
+                    !b.is_goal[x] && !self.is_start[x] && !b.dead_fwd[x] && !self.parked_cell[x]
+                })
+                .map(|(x, p)| (row.get(x as usize).copied().unwrap_or(FAR), g, x, p))
+                .filter(|t| t.0 != FAR)
+                .collect();
+            cells.sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
+            tries.extend(cells.into_iter().take(PARKING_TRIES));
+        }
+        tries.sort_by_key(|t| std::cmp::Reverse(t.0));
+        for (_, g, x, player) in tries {
+            let (g_, x_) = (g as usize, x as usize);
+            self.occ[g_] = false;
+            self.occ[x_] = true;
+            self.from_goal[x_] = g;
+            self.parked_goal[g_] = true;
+            self.parked_cell[x_] = true;
+            self.ops.push(Op::Park(g));
+            if self.peel(player) {
+                return true;
+            }
+            self.ops.pop();
+            self.occ[g_] = true;
+            self.occ[x_] = false;
+            self.from_goal[x_] = NONE;
+            self.parked_goal[g_] = false;
+            self.parked_cell[x_] = false;
+            if self.work == 0 {
+                break;
+            }
+        }
+        false
+    }
+}
+
+impl Plan {
+    /// The plan of `board`, or `None` when the peeling finds none within `PLAN_WORK`.
+    pub fn find(board: &Board) -> Option<Plan> {
+        let n = board.n;
+        let nb = board.goals.len();
+        if !(2..=PLAN_MAX_BOXES).contains(&nb) {
+            return None;
+        }
+        let mut is_start = vec![false; n];
+        board.start_boxes.iter().for_each(|&s| is_start[s as usize] = true);
+        let mut peel = Peel {
+            board,
+            occ: vec![false; n],
+            from_goal: vec![NONE; n],
+            is_start,
+            used_start: vec![false; n],
+            parked_goal: vec![false; n],
+            parked_cell: vec![false; n],
+            ops: Vec::new(),
+            reach: Reach::new(n),
+            seen: vec![0; n * 4],
+            stamp: 0,
+            work: PLAN_WORK,
+        };
+        board.goals.iter().for_each(|&g| peel.occ[g as usize] = true);
+        // The player may have ended in any area of the solved position next to a box.
+        let mut tried = vec![false; n];
+        for c in 0..n as Cell {
+            let touches = board.nbr[c as usize].iter().any(|&t| t != NONE && peel.occ[t as usize]);
+            if peel.occ[c as usize] || tried[c as usize] || !touches {
+                continue;
+            }
+            peel.reach.flood(board, &peel.occ, NONE, &[c]);
+            (0..n).filter(|&x| peel.reach.reached(x as Cell)).for_each(|x| tried[x] = true);
+            if peel.peel(c) {
+                return Some(Plan::from_ops(board, &peel.ops));
+            }
+            if peel.work == 0 {
+                break;
+            }
+        }
+        None
+    }
+
+    fn from_ops(board: &Board, ops: &[Op]) -> Plan {
+        let n = board.n;
+        let mut plan =
+            Plan { cells: Vec::new(), dest: Vec::new(), ends: Vec::new(), index: vec![u16::MAX; n], rows: Vec::new() };
+        for op in ops.iter().rev() {
+            let targets = match op {
+                Op::Remove(cells) => cells.clone(),
+                Op::Park(g) => vec![(*g, NONE)],
+            };
+            for (c, dest) in targets {
+                plan.index[c as usize] = plan.cells.len() as u16;
+                plan.cells.push(c);
+                plan.dest.push(dest);
+                plan.rows.extend(push_distances(board, c));
+            }
+            plan.ends.push(plan.cells.len());
+        }
+        plan
+    }
+
+    /// Parking cells in the plan.
+    pub fn parked(&self) -> usize {
+        self.dest.iter().filter(|&&d| d != NONE).count()
+    }
+
+    /// One line for `--stats`: the phases in forward order, targets as (column,row) from
+    /// 0, parking cells marked `p`.
+    pub fn describe(&self, board: &Board) -> String {
+        let mut line = format!("plan: {} phases, {} parking", self.ends.len(), self.parked());
+        let mut start = 0;
+        for &end in &self.ends {
+            line.push_str(" |");
+            for i in start..end {
+                let ((x, y), p) = (board.xy(self.cells[i]), if self.dest[i] == NONE { "" } else { "p" });
+                line.push_str(&format!(" ({},{}){}", x, y, p));
+            }
+            start = end;
+        }
+        line
+    }
+
+    /// How far a node is along the plan: the targets filled in plan order (the phases
+    /// before the first unfilled one whole, and what is filled of that one), and its rank,
+    /// lower is better: `TARGET_WEIGHT` per target not filled so, plus the pushes from the
+    /// nearest free box to an empty target of that phase. A parking cell counts as filled
+    /// once its box went on to its goal too.
+    pub fn progress(&self, n: usize, boxes: &[Cell], occ: impl Fn(Cell) -> bool) -> (usize, usize) {
+        let (mut filled, mut start) = (0, 0);
+        for &end in &self.ends {
+            let before = filled;
+            for i in start..end {
+                filled += (occ(self.cells[i]) || self.dest[i] != NONE && occ(self.dest[i])) as usize;
+            }
+            if filled - before < end - start {
+                // Boxes on targets of this phase or earlier ones stay; the others come.
+                let free = |b: &&Cell| (self.index[**b as usize] as usize) >= end;
+                let mut near = FAR;
+                for i in (start..end).filter(|&i| !occ(self.cells[i])) {
+                    let row = &self.rows[i * n..(i + 1) * n];
+                    near = boxes.iter().filter(free).map(|&b| row[b as usize]).fold(near, u16::min);
+                }
+                let near = if near == FAR { 2 * TARGET_WEIGHT } else { near as usize };
+                return (filled, (self.cells.len() - filled) * TARGET_WEIGHT + near);
+            }
+            start = end;
+        }
+        (filled, 0)
+    }
+}
+
+/// Pushes moving a lone box onto `target` from each cell (the player anywhere he must be
+/// to push: a pull from the target's side needs floor behind).
+fn push_distances(board: &Board, target: Cell) -> Vec<u16> {
+    let mut dist = vec![FAR; board.n];
+    dist[target as usize] = 0;
+    let mut queue = vec![target];
+    let mut head = 0;
+    while head < queue.len() {
+        let x = queue[head];
+        head += 1;
+        for d in 0..4 {
+            // A box on `y` comes onto `x` pushed by the player on `behind`.
+            let y = board.step(x, d);
+            let behind = if y == NONE { NONE } else { board.step(y, d) };
+            if behind != NONE && dist[y as usize] == FAR {
+                dist[y as usize] = dist[x as usize] + 1;
+                queue.push(y);
+            }
+        }
+    }
+    dist
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dead_end_corridor_is_filled_from_the_back() {
+        let b = Board::from_text("##########\n#@ $$$...#\n##########\n");
+        let plan = Plan::find(&b).unwrap();
+        assert_eq!(plan.cells, vec![b.cell_at(8, 1), b.cell_at(7, 1), b.cell_at(6, 1)]);
+        assert_eq!(plan.ends, vec![1, 2, 3]);
+        assert_eq!(plan.parked(), 0);
+        let mut occ = vec![false; b.n];
+        let boxes = b.start_boxes.clone();
+        boxes.iter().for_each(|&x| occ[x as usize] = true);
+        let start = plan.progress(b.n, &boxes, |c| occ[c as usize]).1;
+        // One box on the deepest goal is one target in order: a better rank.
+        let boxes = vec![b.cell_at(3, 1), b.cell_at(4, 1), b.cell_at(8, 1)];
+        occ.iter_mut().for_each(|x| *x = false);
+        boxes.iter().for_each(|&x| occ[x as usize] = true);
+        assert!(plan.progress(b.n, &boxes, |c| occ[c as usize]).1 + TARGET_WEIGHT / 2 < start);
+    }
+}

@@ -30,7 +30,12 @@ pub fn regroup(board: &Board, plan: Vec<Push>, budget: &Budget, work_limit: usiz
             j += 1;
             continue;
         };
-        // Bring the position to just after push i.
+        // Bring the position to just after push i, from the start if it is past that.
+        if at > i + 1 {
+            occupied.iter_mut().for_each(|o| *o = false);
+            board.start_boxes.iter().for_each(|&b| occupied[b as usize] = true);
+            (player, at) = (board.start_player, 0);
+        }
         while at <= i {
             let p = plan[at];
             (occupied[p.from as usize], occupied[p.to as usize]) = (false, true);
@@ -166,6 +171,23 @@ mod tests {
         let after = regroup(&b, plan.clone(), &Budget::nodes(1, 1 << 20), 10_000);
         assert_eq!(move_count(&level, &b, &after), 6);
         assert_eq!(after[1], plan[2], "the top box's second push comes second");
+    }
+
+    #[test]
+    fn a_box_left_behind_early_is_brought_along_after_later_moves() {
+        // Three boxes pushed right by turns; the top one's second push goes back to its
+        // first, past pushes that were themselves moved before.
+        let level =
+            Level::parse("#########\n#@$ .   #\n#       #\n#  $ .  #\n#       #\n#  $ .  #\n#########\n").unwrap();
+        let b = Board::analyse(&level).unwrap();
+        let (a, bb, c) = (b.start_boxes[0], b.start_boxes[1], b.start_boxes[2]);
+        let r = |x: Cell, k: usize| (0..k).fold(x, |x, _| b.step(x, 3));
+        let push = |x: Cell, k: usize| Push::step(r(x, k), 3, r(x, k + 1));
+        let plan = vec![push(a, 0), push(bb, 0), push(c, 0), push(bb, 1), push(c, 1), push(a, 1)];
+        let before = move_count(&level, &b, &plan);
+        let after = regroup(&b, plan.clone(), &Budget::nodes(1, 1 << 20), 10_000);
+        assert!(move_count(&level, &b, &after) < before);
+        assert_eq!(&after[..2], &[push(a, 0), push(a, 1)], "{:?}", after);
     }
 
     /// The solver's own answers on small random rooms: the same pushes in another order,

@@ -35,6 +35,7 @@ impl Packing {
         self.room.capacity() * 2
             + self.order.iter().map(|o| o.capacity() * 2).sum::<usize>()
             + self.hotspots.heap_bytes()
+            + self.plan.as_ref().map_or(0, Plan::heap_bytes)
     }
 
     pub fn analyse(board: &Board) -> Packing {

@@ -191,6 +191,12 @@ impl Peel<'_> {
 }
 
 impl Plan {
+    /// The bytes its tables hold, to be paid out of the memory budget.
+    pub fn heap_bytes(&self) -> usize {
+        (self.cells.capacity() + self.dest.capacity() + self.index.capacity() + self.rows.capacity()) * 2
+            + self.ends.capacity() * 8
+    }
+
     /// The plan of `board`, or `None` when the peeling finds none within `PLAN_WORK`.
     pub fn find(board: &Board) -> Option<Plan> {
         let n = board.n;

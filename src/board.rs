@@ -427,12 +427,14 @@ impl Board {
             if late() {
                 return None;
             }
-            out.extend(self.plain_row(src, towards));
+            out.extend(self.plain_row(src, towards, FAR));
         }
         Some(out)
     }
 
-    fn plain_row(&self, src: Cell, towards: bool) -> Vec<u16> {
+    /// Pushes of a lone box onto `src` (`towards`) or from it, from or to each cell, the
+    /// player anywhere; `FAR` where none leads, and past `within` pushes.
+    pub fn plain_row(&self, src: Cell, towards: bool, within: u16) -> Vec<u16> {
         let mut row = vec![FAR; self.n];
         let mut queue: Vec<Cell> = Vec::with_capacity(self.n);
         row[src as usize] = 0;
@@ -441,6 +443,9 @@ impl Board {
         while head < queue.len() {
             let x = queue[head];
             head += 1;
+            if row[x as usize] >= within {
+                break; // the queue holds cells in order of distance: the rest are as far
+            }
             for d in 0..4 {
                 let y = self.step(x, d);
                 if y == NONE || row[y as usize] != FAR {

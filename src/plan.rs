@@ -253,7 +253,7 @@ impl Plan {
                 plan.index[c as usize] = plan.cells.len() as u16;
                 plan.cells.push(c);
                 plan.dest.push(dest);
-                plan.rows.extend(push_distances(board, c));
+                plan.rows.extend(board.plain_row(c, true, FAR));
             }
             plan.ends.push(plan.cells.len());
         }
@@ -308,29 +308,6 @@ impl Plan {
         }
         (filled, 0)
     }
-}
-
-/// Pushes moving a lone box onto `target` from each cell (the player anywhere he must be
-/// to push: a pull from the target's side needs floor behind).
-fn push_distances(board: &Board, target: Cell) -> Vec<u16> {
-    let mut dist = vec![FAR; board.n];
-    dist[target as usize] = 0;
-    let mut queue = vec![target];
-    let mut head = 0;
-    while head < queue.len() {
-        let x = queue[head];
-        head += 1;
-        for d in 0..4 {
-            // A box on `y` comes onto `x` pushed by the player on `behind`.
-            let y = board.step(x, d);
-            let behind = if y == NONE { NONE } else { board.step(y, d) };
-            if behind != NONE && dist[y as usize] == FAR {
-                dist[y as usize] = dist[x as usize] + 1;
-                queue.push(y);
-            }
-        }
-    }
-    dist
 }
 
 #[cfg(test)]

@@ -54,29 +54,8 @@ impl Distances {
         if self.rows.contains_key(&target) {
             return false;
         }
-        self.rows.insert(target, {
-            // Backward: a box on `c` got to `x` by a push in direction d from c = x - d,
-            // the player standing on c - d.
-            let mut dist = vec![u16::MAX; board.n];
-            dist[target as usize] = 0;
-            let mut queue = vec![target];
-            let mut head = 0;
-            while head < queue.len() {
-                let x = queue[head];
-                head += 1;
-                if dist[x as usize] as usize >= MAX_WINDOW {
-                    break; // no stretch is longer, so farther cells may read as cut off
-                }
-                for d in 0..4 {
-                    let c = board.step(x, d ^ 1);
-                    if c != NONE && board.step(c, d ^ 1) != NONE && dist[c as usize] == u16::MAX {
-                        dist[c as usize] = dist[x as usize] + 1;
-                        queue.push(c);
-                    }
-                }
-            }
-            dist
-        });
+        // No stretch is longer, so farther cells may read as cut off.
+        self.rows.insert(target, board.plain_row(target, true, MAX_WINDOW as u16));
         true
     }
 }

@@ -78,6 +78,51 @@ fn bound(rows: &[&[u16]], boxes: &[Cell]) -> usize {
     best(rows, boxes, 0, 0)
 }
 
+/// Walking distances from one cell, the boxes as walls; reused between floods.
+struct Walks {
+    dist: Vec<u32>,
+    stamp: Vec<u32>,
+    generation: u32,
+    queue: Vec<Cell>,
+}
+
+impl Walks {
+    fn new(cells: usize) -> Walks {
+        Walks { dist: vec![0; cells], stamp: vec![0; cells], generation: 0, queue: Vec::new() }
+    }
+
+    /// Flood the free cells of `occupied` from `from`, stopping once `until` is reached or
+    /// the cells left are `within` steps away or more (those are not walked from).
+    fn from(&mut self, board: &Board, occupied: &[bool], from: Cell, until: Option<Cell>, within: u32) {
+        self.generation += 1;
+        let g = self.generation;
+        self.queue.clear();
+        self.queue.push(from);
+        self.stamp[from as usize] = g;
+        self.dist[from as usize] = 0;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let c = self.queue[head];
+            head += 1;
+            if Some(c) == until || self.dist[c as usize] >= within {
+                return;
+            }
+            for &t in &board.nbr[c as usize] {
+                if t != NONE && !occupied[t as usize] && self.stamp[t as usize] != g {
+                    self.stamp[t as usize] = g;
+                    self.dist[t as usize] = self.dist[c as usize] + 1;
+                    self.queue.push(t);
+                }
+            }
+        }
+    }
+
+    /// Steps to `c` from the last flood's cell; `None` if it cannot be reached.
+    fn to(&self, c: Cell) -> Option<u32> {
+        (self.stamp[c as usize] == self.generation).then(|| self.dist[c as usize])
+    }
+}
+
 /// Positions visited so far, and how many may be.
 struct Work {
     done: usize,
@@ -308,6 +353,15 @@ mod tests {
         assert_eq!(short.len(), 3, "{:?}", short);
         let moves = solution::assemble(&b, &packing, &short).unwrap();
         assert!(solution::replay(&level, &moves).is_ok());
+    }
+
+    /// The player's moves for `plan`: walks between pushes found afresh by the replay on
+    /// the grid (`solution::assemble`), not by the passes under test; the answer is
+    /// replayed on the level.
+    pub(super) fn move_count(level: &Level, b: &Board, plan: &[Push]) -> usize {
+        let moves = solution::assemble(b, &Packing::analyse(b), plan).unwrap();
+        assert!(solution::replay(level, &moves).is_ok());
+        moves.len()
     }
 
     /// The solver's own answer as single pushes, by replaying its moves.

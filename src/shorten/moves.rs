@@ -11,54 +11,13 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use super::{bound, end_cells, moved_boxes, Distances, Work, MAX_WINDOW, WINDOW_WORK};
+use super::{bound, end_cells, moved_boxes, Distances, Walks, Work, MAX_WINDOW, WINDOW_WORK};
 use crate::board::{Board, Cell, NONE};
 use crate::budget::Budget;
 use crate::state::Push;
 
 /// A stretch may move at most this many boxes.
 const MOST_MOVED: usize = 3;
-
-/// Walking distances from one cell, the boxes as walls; reused between floods.
-struct Walks {
-    dist: Vec<u32>,
-    stamp: Vec<u32>,
-    generation: u32,
-    queue: Vec<Cell>,
-}
-
-impl Walks {
-    fn new(cells: usize) -> Walks {
-        Walks { dist: vec![0; cells], stamp: vec![0; cells], generation: 0, queue: Vec::new() }
-    }
-
-    /// Flood the free cells of `occupied` from `from`.
-    fn from(&mut self, board: &Board, occupied: &[bool], from: Cell) {
-        self.generation += 1;
-        let g = self.generation;
-        self.queue.clear();
-        self.queue.push(from);
-        self.stamp[from as usize] = g;
-        self.dist[from as usize] = 0;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let c = self.queue[head];
-            head += 1;
-            for &t in &board.nbr[c as usize] {
-                if t != NONE && !occupied[t as usize] && self.stamp[t as usize] != g {
-                    self.stamp[t as usize] = g;
-                    self.dist[t as usize] = self.dist[c as usize] + 1;
-                    self.queue.push(t);
-                }
-            }
-        }
-    }
-
-    /// Steps to `c` from the last flood's cell; `None` if it cannot be reached.
-    fn to(&self, c: Cell) -> Option<u32> {
-        (self.stamp[c as usize] == self.generation).then(|| self.dist[c as usize])
-    }
-}
 
 /// `plan` (single pushes from the start, each legal) with cheaper stretches spliced in:
 /// never more moves. Expands at most `work_limit` positions, and stops at the budget's
@@ -123,10 +82,11 @@ impl Stretch<'_> {
         let mut boxes = self.moved.to_vec();
         let (mut at, mut cost) = (self.player, 0);
         for p in window {
+            let stand = board.step(p.from, p.dir as usize ^ 1);
             self.mark(occupied, &boxes, true);
-            walks.from(board, occupied, at);
+            walks.from(board, occupied, at, Some(stand), u32::MAX);
             self.mark(occupied, &boxes, false);
-            cost += walks.to(board.step(p.from, p.dir as usize ^ 1)).expect("the plan's pushes are legal") + 1;
+            cost += walks.to(stand).expect("the plan's pushes are legal") + 1;
             let k = boxes.iter().position(|&b| b == p.from).expect("a moved box");
             boxes[k] = p.to;
             at = p.from;
@@ -146,7 +106,7 @@ impl Stretch<'_> {
     ) -> Option<u32> {
         let Some(next) = self.next else { return Some(0) };
         self.mark(occupied, boxes, true);
-        walks.from(board, occupied, at);
+        walks.from(board, occupied, at, Some(next), u32::MAX);
         self.mark(occupied, boxes, false);
         walks.to(next)
     }
@@ -193,8 +153,9 @@ impl Stretch<'_> {
                     }
                 }
             }
+            // A walk of `limit - g - 1` steps or more makes no child cheaper than `limit`.
             self.mark(occupied, boxes, true);
-            walks.from(board, occupied, at);
+            walks.from(board, occupied, at, None, limit - g - 1);
             for (j, &b) in boxes.iter().enumerate() {
                 for d in 0..4 {
                     let (to, stand) = (board.step(b, d), board.step(b, d ^ 1));
@@ -229,19 +190,10 @@ impl Stretch<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{move_count, pushes_of};
     use super::*;
     use crate::level::Level;
-    use crate::packing::Packing;
-    use crate::solution;
     use crate::solver::{self, Options, Verdict};
-
-    /// The player's moves: walks between pushes found afresh by the replay on the grid
-    /// (`solution::assemble`), not by this module.
-    fn move_count(level: &Level, b: &Board, plan: &[Push]) -> usize {
-        let moves = solution::assemble(b, &Packing::analyse(b), plan).unwrap();
-        assert!(solution::replay(level, &moves).is_ok());
-        moves.len()
-    }
 
     #[test]
     fn two_boxes_pushed_by_turns_are_pushed_one_after_the_other() {
@@ -279,7 +231,7 @@ mod tests {
                 continue;
             };
             tried += 1;
-            let plan = super::super::tests::pushes_of(&b, &found);
+            let plan = pushes_of(&b, &found);
             let after = moves(&b, plan, &Budget::nodes(1, 1 << 20), 100_000);
             let now = move_count(&level, &b, &after);
             assert!(now <= found.len(), "{} -> {}: {}", found.len(), now, text);

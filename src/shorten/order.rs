@@ -6,7 +6,7 @@
 //! get shorter, the push is moved there. The pushes stay the same, only their order
 //! changes; then the moves pass (`shorten::moves`) finds longer stretches of few boxes.
 
-use super::Work;
+use super::{Walks, Work};
 use crate::board::{Board, Cell, NONE};
 use crate::budget::Budget;
 use crate::state::Push;
@@ -17,7 +17,7 @@ use crate::state::Push;
 pub fn regroup(board: &Board, plan: Vec<Push>, budget: &Budget, work_limit: usize) -> Vec<Push> {
     let mut plan = plan;
     let mut work = Work { done: 0, limit: work_limit };
-    let mut walker = Walker { dist: vec![0; board.n], seen: vec![0; board.n], generation: 0, queue: Vec::new() };
+    let mut walks = Walks::new(board.n);
     let mut occupied = vec![false; board.n];
     board.start_boxes.iter().for_each(|&b| occupied[b as usize] = true);
     let mut player = board.start_player;
@@ -46,8 +46,8 @@ pub fn regroup(board: &Board, plan: Vec<Push>, budget: &Budget, work_limit: usiz
         moved.push(plan[j]);
         moved.extend_from_slice(&plan[i + 1..j]);
         let next = plan.get(j + 1).copied();
-        let old = walker.cost(board, &mut occupied, player, &plan[i + 1..=j], next, &mut work);
-        let new = walker.cost(board, &mut occupied, player, &moved, next, &mut work);
+        let old = cost(&mut walks, board, &mut occupied, player, &plan[i + 1..=j], next, &mut work);
+        let new = cost(&mut walks, board, &mut occupied, player, &moved, next, &mut work);
         if let (Some(old), Some(new)) = (old, new) {
             if new < old {
                 plan[i + 1..=j].copy_from_slice(&moved);
@@ -58,101 +58,64 @@ pub fn regroup(board: &Board, plan: Vec<Push>, budget: &Budget, work_limit: usiz
     plan
 }
 
-struct Walker {
-    dist: Vec<u32>,
-    seen: Vec<u32>,
-    generation: u32,
-    queue: Vec<Cell>,
+/// Moves of `pushes` made in turn from the position of `occupied` with the player on
+/// `player`, plus the walk to the standing cell of `next`; `None` if one of them cannot be
+/// made. `occupied` is left as it was.
+fn cost(
+    walks: &mut Walks,
+    board: &Board,
+    occupied: &mut [bool],
+    player: Cell,
+    pushes: &[Push],
+    next: Option<Push>,
+    work: &mut Work,
+) -> Option<u32> {
+    let (mut at, mut total, mut made) = (player, 0, 0);
+    let mut legal = true;
+    for p in pushes {
+        let stand = board.step(p.from, p.dir as usize ^ 1);
+        match walk(walks, board, occupied, at, stand, work) {
+            Some(d) if occupied[p.from as usize] && !occupied[p.to as usize] => {
+                total += d + 1;
+                (occupied[p.from as usize], occupied[p.to as usize]) = (false, true);
+                at = p.from;
+                made += 1;
+            }
+            _ => {
+                legal = false;
+                break;
+            }
+        }
+    }
+    if legal {
+        if let Some(n) = next {
+            match walk(walks, board, occupied, at, board.step(n.from, n.dir as usize ^ 1), work) {
+                Some(d) => total += d,
+                None => legal = false,
+            }
+        }
+    }
+    for p in pushes[..made].iter().rev() {
+        (occupied[p.to as usize], occupied[p.from as usize]) = (false, true);
+    }
+    legal.then_some(total)
 }
 
-impl Walker {
-    /// Moves of `pushes` made in turn from the position of `occupied` with the player on
-    /// `player`, plus the walk to the standing cell of `next`; `None` if one of them cannot
-    /// be made. `occupied` is left as it was.
-    fn cost(
-        &mut self,
-        board: &Board,
-        occupied: &mut [bool],
-        player: Cell,
-        pushes: &[Push],
-        next: Option<Push>,
-        work: &mut Work,
-    ) -> Option<u32> {
-        let (mut at, mut total, mut made) = (player, 0, 0);
-        let mut legal = true;
-        for p in pushes {
-            let stand = board.step(p.from, p.dir as usize ^ 1);
-            match self.walk(board, occupied, at, stand, work) {
-                Some(d) if occupied[p.from as usize] && !occupied[p.to as usize] => {
-                    total += d + 1;
-                    (occupied[p.from as usize], occupied[p.to as usize]) = (false, true);
-                    at = p.from;
-                    made += 1;
-                }
-                _ => {
-                    legal = false;
-                    break;
-                }
-            }
-        }
-        if legal {
-            if let Some(n) = next {
-                match self.walk(board, occupied, at, board.step(n.from, n.dir as usize ^ 1), work) {
-                    Some(d) => total += d,
-                    None => legal = false,
-                }
-            }
-        }
-        for p in pushes[..made].iter().rev() {
-            (occupied[p.to as usize], occupied[p.from as usize]) = (false, true);
-        }
-        legal.then_some(total)
+/// Steps from `from` to `to` on the free floor; `None` if it cannot be reached.
+fn walk(walks: &mut Walks, board: &Board, occupied: &[bool], from: Cell, to: Cell, work: &mut Work) -> Option<u32> {
+    work.done += 1;
+    if to == NONE || occupied[to as usize] {
+        return None;
     }
-
-    /// Steps from `from` to `to` on the free floor, breadth first; `None` if it cannot be
-    /// reached.
-    fn walk(&mut self, board: &Board, occupied: &[bool], from: Cell, to: Cell, work: &mut Work) -> Option<u32> {
-        work.done += 1;
-        if to == NONE || occupied[to as usize] {
-            return None;
-        }
-        self.generation += 1;
-        let g = self.generation;
-        self.queue.clear();
-        self.queue.push(from);
-        self.seen[from as usize] = g;
-        self.dist[from as usize] = 0;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let c = self.queue[head];
-            head += 1;
-            if c == to {
-                return Some(self.dist[c as usize]);
-            }
-            for &t in &board.nbr[c as usize] {
-                if t != NONE && !occupied[t as usize] && self.seen[t as usize] != g {
-                    self.seen[t as usize] = g;
-                    self.dist[t as usize] = self.dist[c as usize] + 1;
-                    self.queue.push(t);
-                }
-            }
-        }
-        None
-    }
+    walks.from(board, occupied, from, Some(to), u32::MAX);
+    walks.to(to)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{move_count, pushes_of};
     use super::*;
     use crate::level::Level;
-    use crate::packing::Packing;
-    use crate::solution;
-
-    fn move_count(level: &Level, b: &Board, plan: &[Push]) -> usize {
-        let moves = solution::assemble(b, &Packing::analyse(b), plan).unwrap();
-        assert!(solution::replay(level, &moves).is_ok());
-        moves.len()
-    }
 
     #[test]
     fn a_box_pushed_again_later_is_pushed_at_once() {
@@ -206,7 +169,7 @@ mod tests {
                 continue;
             };
             tried += 1;
-            let plan = super::super::tests::pushes_of(&b, &found);
+            let plan = pushes_of(&b, &found);
             let after = regroup(&b, plan.clone(), &Budget::nodes(1, 1 << 20), 100_000);
             let sorted = |p: &[Push]| {
                 let mut v: Vec<(Cell, u8)> = p.iter().map(|p| (p.from, p.dir)).collect();

@@ -85,10 +85,16 @@ const MIN_SEARCH_MEMORY: usize = 8 << 20;
 #[cfg(not(judge))]
 const SHORTEN_WORK_AT_LEAST: u64 = 2_000;
 
+/// The moves pass earns this much more work for each move it saves: a level solved in a
+/// few expansions would otherwise leave it almost none where it pays most, and where it
+/// saves nothing it costs no more than before (docs/experiments/2026-11-26-moves-budget.md).
+#[cfg(not(judge))]
+const MOVES_WORK_PER_SAVED_MOVE: usize = 1_000;
+
 /// The plan with stretches solved again for fewer pushes (`shorten`), a box's pushes
 /// brought together (`shorten::order`), and stretches solved again for fewer moves
-/// (`shorten::moves`), each with as much work as half the search's, so that the answer
-/// does not wait long; `None` if not asked for.
+/// (`shorten::moves`), each with as much work as half the search's (the moves pass more
+/// as it pays), so that the answer does not wait long; `None` if not asked for.
 #[cfg(not(judge))]
 fn shortened(
     board: &Board,
@@ -102,7 +108,7 @@ fn shortened(
     let work = (searched / 2).max(SHORTEN_WORK_AT_LEAST) as usize;
     let fewer_pushes = crate::shorten::pushes(board, pushes, budget, work);
     let fewer_pushes = crate::shorten::order::regroup(board, fewer_pushes, budget, work);
-    Some(crate::shorten::moves::moves(board, fewer_pushes, budget, work))
+    Some(crate::shorten::moves::moves(board, fewer_pushes, budget, work, MOVES_WORK_PER_SAVED_MOVE))
 }
 
 /// The judge needs any solution: its file leaves the shortening out.

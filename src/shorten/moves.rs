@@ -20,9 +20,9 @@ use crate::state::Push;
 const MOST_MOVED: usize = 3;
 
 /// `plan` (single pushes from the start, each legal) with cheaper stretches spliced in:
-/// never more moves. Expands at most `work_limit` positions, and stops at the budget's
-/// deadline.
-pub fn moves(board: &Board, plan: Vec<Push>, budget: &Budget, work_limit: usize) -> Vec<Push> {
+/// never more moves. Expands at most `work_limit` positions, and `earned` more for each
+/// move it saves (a pass that pays goes on), and stops at the budget's deadline.
+pub fn moves(board: &Board, plan: Vec<Push>, budget: &Budget, work_limit: usize, earned: usize) -> Vec<Push> {
     let mut plan = plan;
     let mut work = Work { done: 0, limit: work_limit };
     let mut walks = Walks::new(board.n);
@@ -48,8 +48,9 @@ pub fn moves(board: &Board, plan: Vec<Push>, budget: &Budget, work_limit: usize)
             let next = plan.get(i + len).map(|p| board.step(p.from, p.dir as usize ^ 1));
             let stretch = Stretch { fixed: &fixed, moved: &moved, end: &end, rows: &rows, player, next };
             let old = stretch.cost_of(board, &mut occupied, &mut walks, window);
-            if let Some(cheaper) = stretch.cheapest(board, &mut occupied, &mut walks, old, &mut work) {
+            if let Some((cheaper, cost)) = stretch.cheapest(board, &mut occupied, &mut walks, old, &mut work) {
                 plan.splice(i..i + len, cheaper);
+                work.limit += (old - cost) as usize * earned;
             }
         }
         // Half a stretch on: the next one overlaps this one's second half.
@@ -111,11 +112,27 @@ impl Stretch<'_> {
         walks.to(next)
     }
 
+    /// Steps the player at `at` must walk before the next push at least: to beside a box
+    /// of `boxes` that is not on an end cell (each of them must move).
+    fn walk_bound(&self, board: &Board, boxes: &[Cell], at: Cell) -> u32 {
+        let (x, y) = board.xy(at);
+        boxes
+            .iter()
+            .filter(|b| !self.end.contains(b))
+            .map(|&b| {
+                let (bx, by) = board.xy(b);
+                (x.abs_diff(bx) + y.abs_diff(by)) as u32 - 1
+            })
+            .min()
+            .unwrap_or(0)
+    }
+
     fn mark(&self, occupied: &mut [bool], boxes: &[Cell], on: bool) {
         self.fixed.iter().chain(boxes).for_each(|&b| occupied[b as usize] = on);
     }
 
-    /// The pushes of a way cheaper than `old` moves, found cheapest first, or `None`.
+    /// The pushes of a way cheaper than `old` moves, found cheapest first, and its moves;
+    /// or `None`.
     fn cheapest(
         &self,
         board: &Board,
@@ -123,7 +140,7 @@ impl Stretch<'_> {
         walks: &mut Walks,
         old: u32,
         work: &mut Work,
-    ) -> Option<Vec<Push>> {
+    ) -> Option<(Vec<Push>, u32)> {
         let m = self.moved.len();
         let mut start = [NONE; MOST_MOVED];
         start[..m].copy_from_slice(self.moved);
@@ -133,7 +150,8 @@ impl Stretch<'_> {
         let mut best: HashMap<([Cell; MOST_MOVED], Cell), u32> = HashMap::new();
         let mut open = BinaryHeap::new();
         best.insert((start, self.player), 0);
-        open.push(Reverse((bound(self.rows, self.moved) as u32, 0usize)));
+        let h = bound(self.rows, self.moved) as u32 + self.walk_bound(board, self.moved, self.player);
+        open.push(Reverse((h, 0usize)));
         nodes.push((start, self.player, 0, usize::MAX, Push::step(NONE, 0, NONE)));
         let (mut found, mut limit) = (None, old);
         while let Some(Reverse((f, k))) = open.pop() {
@@ -166,7 +184,8 @@ impl Stretch<'_> {
                     let mut next = all;
                     next[j] = to;
                     next[..m].sort_unstable();
-                    let (g2, h) = (g + walk + 1, bound(self.rows, &next[..m]) as u32);
+                    let h = bound(self.rows, &next[..m]) as u32 + self.walk_bound(board, &next[..m], b);
+                    let g2 = g + walk + 1;
                     if g2 + h >= limit || best.get(&(next, b)).is_some_and(|&o| o <= g2) {
                         continue;
                     }
@@ -184,7 +203,7 @@ impl Stretch<'_> {
             k = nodes[k].3;
         }
         path.reverse();
-        Some(path)
+        Some((path, limit))
     }
 }
 
@@ -212,8 +231,38 @@ mod tests {
             Push::step(right(right(low)), 3, right(right(right(low)))),
         ];
         let before = move_count(&level, &b, &turns);
-        let after = moves(&b, turns, &Budget::nodes(1, 1 << 20), 100_000);
+        let after = moves(&b, turns, &Budget::nodes(1, 1 << 20), 100_000, 0);
         assert!(move_count(&level, &b, &after) < before);
+    }
+
+    /// A pass that saves moves earns work: with just enough work for its first saving, it
+    /// stops there without earnings, and goes on to the end with them.
+    #[test]
+    fn savings_earn_the_work_to_go_on() {
+        // Two boxes pushed right by turns along a long room: every stretch saves walks.
+        let level = Level::parse(&format!("#{0}#\n#@${1}.#\n#{2}#\n# ${1}.#\n#{0}#\n", "#".repeat(32), " ".repeat(29), " ".repeat(32)))
+            .unwrap();
+        let b = Board::analyse(&level).unwrap();
+        let mut turns = Vec::new();
+        let mut boxes = b.start_boxes.clone();
+        for _ in 0..30 {
+            for k in 0..2 {
+                let to = b.step(boxes[k], 3);
+                turns.push(Push::step(boxes[k], 3, to));
+                boxes[k] = to;
+            }
+        }
+        let budget = Budget::nodes(1, 1 << 20);
+        let before = move_count(&level, &b, &turns);
+        let best = move_count(&level, &b, &moves(&b, turns.clone(), &budget, 1_000_000, 0));
+        let mut limit = 1;
+        while move_count(&level, &b, &moves(&b, turns.clone(), &budget, limit, 0)) == before {
+            limit *= 2;
+        }
+        let unpaid = move_count(&level, &b, &moves(&b, turns.clone(), &budget, limit, 0));
+        let earning = move_count(&level, &b, &moves(&b, turns, &budget, limit, 1_000));
+        assert!(best < unpaid, "{} moves at most, {} with {} work", best, unpaid, limit);
+        assert_eq!(earning, best, "{} moves with earnings", earning);
     }
 
     /// The solver's own answers on small random rooms: never more moves, often fewer, and
@@ -232,7 +281,7 @@ mod tests {
             };
             tried += 1;
             let plan = pushes_of(&b, &found);
-            let after = moves(&b, plan, &Budget::nodes(1, 1 << 20), 100_000);
+            let after = moves(&b, plan, &Budget::nodes(1, 1 << 20), 100_000, 0);
             let now = move_count(&level, &b, &after);
             assert!(now <= found.len(), "{} -> {}: {}", found.len(), now, text);
             shortened += (now < found.len()) as usize;

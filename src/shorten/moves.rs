@@ -240,8 +240,9 @@ mod tests {
     #[test]
     fn savings_earn_the_work_to_go_on() {
         // Two boxes pushed right by turns along a long room: every stretch saves walks.
-        let level = Level::parse(&format!("#{0}#\n#@${1}.#\n#{2}#\n# ${1}.#\n#{0}#\n", "#".repeat(32), " ".repeat(29), " ".repeat(32)))
-            .unwrap();
+        let (wall, gap, open) = ("#".repeat(34), " ".repeat(29), " ".repeat(32));
+        let rows = [wall.clone(), format!("#@${}.#", gap), format!("#{}#", open), format!("# ${}.#", gap), wall];
+        let level = Level::parse(&(rows.join("\n") + "\n")).unwrap();
         let b = Board::analyse(&level).unwrap();
         let mut turns = Vec::new();
         let mut boxes = b.start_boxes.clone();

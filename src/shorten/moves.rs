@@ -256,8 +256,10 @@ mod tests {
         let budget = Budget::nodes(1, 1 << 20);
         let before = move_count(&level, &b, &turns);
         let best = move_count(&level, &b, &moves(&b, turns.clone(), &budget, 1_000_000, 0));
+        assert!(best < before, "nothing saved: {} moves", before);
+        // The least work (a power of two) that saves anything.
         let mut limit = 1;
-        while move_count(&level, &b, &moves(&b, turns.clone(), &budget, limit, 0)) == before {
+        while limit < 1_000_000 && move_count(&level, &b, &moves(&b, turns.clone(), &budget, limit, 0)) == before {
             limit *= 2;
         }
         let unpaid = move_count(&level, &b, &moves(&b, turns.clone(), &budget, limit, 0));

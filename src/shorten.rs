@@ -78,8 +78,9 @@ fn bound(rows: &[&[u16]], boxes: &[Cell]) -> usize {
     best(rows, boxes, 0, 0)
 }
 
-/// Walking distances from one cell, the boxes as walls; reused between floods.
-struct Walks {
+/// Walking distances from one cell, the boxes as walls; reused between floods (the
+/// shortening passes and the optimal search's player walks).
+pub(crate) struct Walks {
     dist: Vec<u32>,
     stamp: Vec<u32>,
     generation: u32,
@@ -87,14 +88,19 @@ struct Walks {
 }
 
 impl Walks {
-    fn new(cells: usize) -> Walks {
+    pub(crate) fn new(cells: usize) -> Walks {
         Walks { dist: vec![0; cells], stamp: vec![0; cells], generation: 0, queue: Vec::new() }
     }
 
     /// Flood the free cells of `occupied` from `from`, stopping once `until` is reached or
     /// the cells left are `within` steps away or more (those are not walked from).
-    fn from(&mut self, board: &Board, occupied: &[bool], from: Cell, until: Option<Cell>, within: u32) {
-        self.generation += 1;
+    pub(crate) fn from(&mut self, board: &Board, occupied: &[bool], from: Cell, until: Option<Cell>, within: u32) {
+        // A wrapped stamp would make cells of old floods look reached: start them over.
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
         let g = self.generation;
         self.queue.clear();
         self.queue.push(from);
@@ -118,7 +124,7 @@ impl Walks {
     }
 
     /// Steps to `c` from the last flood's cell; `None` if it cannot be reached.
-    fn to(&self, c: Cell) -> Option<u32> {
+    pub(crate) fn to(&self, c: Cell) -> Option<u32> {
         (self.stamp[c as usize] == self.generation).then(|| self.dist[c as usize])
     }
 }

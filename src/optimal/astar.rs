@@ -38,6 +38,7 @@ use crate::corral::Corrals;
 use crate::corral_deadlock::CorralDeadlocks;
 use crate::freeze::{Freeze, Frozen, GoalCut};
 use crate::reach::{Areas, Reach};
+use crate::shorten::Walks;
 use crate::state::move_box;
 use crate::state::Push;
 use crate::table::{Probe, Table, NO_PARENT};
@@ -291,12 +292,8 @@ pub struct Search<'a> {
     entry_f: u64,
     next_f: u64,
     occupied: Vec<bool>,
-    /// The player's walk from the node being expanded: distance per cell, valid where
-    /// `seen` holds `generation`.
-    dist: Vec<u16>,
-    seen: Vec<u32>,
-    generation: u32,
-    queue: Vec<Cell>,
+    /// The player's walk from the node being expanded.
+    walks: Walks,
     /// The free areas of the node being expanded (when children need their area: see
     /// `child_area`), and in area nodes the player's area as `reach`.
     areas: Areas,
@@ -366,10 +363,7 @@ impl<'a> Search<'a> {
             entry_f: 0,
             next_f: u64::MAX,
             occupied: vec![false; n],
-            dist: vec![0; n],
-            seen: vec![0; n],
-            generation: 0,
-            queue: Vec::with_capacity(n),
+            walks: Walks::new(n),
             areas: Areas::new(n),
             reach: Reach::new(n),
             child_reach: Reach::new(n),
@@ -607,30 +601,9 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Breadth-first walk of the player from `from` around the boxes on `occupied`.
+    /// Walk the player from `from` around the boxes on `occupied` (`walks`).
     fn walk(&mut self, from: Cell) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.seen.iter_mut().for_each(|s| *s = 0);
-            self.generation = 1;
-        }
-        let g = self.generation;
-        self.queue.clear();
-        self.queue.push(from);
-        self.seen[from as usize] = g;
-        self.dist[from as usize] = 0;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let c = self.queue[head];
-            head += 1;
-            for &t in &self.board.nbr[c as usize] {
-                if t != NONE && !self.occupied[t as usize] && self.seen[t as usize] != g {
-                    self.seen[t as usize] = g;
-                    self.dist[t as usize] = self.dist[c as usize] + 1;
-                    self.queue.push(t);
-                }
-            }
-        }
+        self.walks.from(self.board, &self.occupied, from, None, u32::MAX);
     }
 
     /// Store the children of `node` (cost `g`); `false` when the table is full.
@@ -671,14 +644,10 @@ impl<'a> Search<'a> {
                 if to == NONE || stand == NONE || self.occupied[to as usize] || board.dead_fwd[to as usize] {
                     continue;
                 }
-                let reached =
-                    if area { self.reach.reached(stand) } else { self.seen[stand as usize] == self.generation };
-                if !reached {
-                    continue;
-                }
+                let walk = if area { self.reach.reached(stand).then_some(0) } else { self.walks.to(stand) };
+                let Some(walk) = walk else { continue };
                 self.stats.generated += 1;
-                let walk = if area { 0 } else { self.dist[stand as usize] as u64 };
-                let edge = self.model.edge(walk, k);
+                let edge = self.model.edge(walk as u64, k);
                 let Some(gc) = add(g, edge) else {
                     self.stats.overflow = true;
                     continue;

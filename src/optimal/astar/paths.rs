@@ -98,7 +98,7 @@ impl Search<'_> {
                 let t = key[k];
                 for d in 0..4 {
                     let f = board.step(t, d ^ 1);
-                    if f == NONE || self.seen[f as usize] != self.generation {
+                    if f == NONE || self.walks.to(f).is_none() {
                         continue;
                     }
                     let stand = board.step(f, d ^ 1);
@@ -195,10 +195,8 @@ impl Search<'_> {
                 self.walk(cell);
                 let first = edges.partition_point(|e| e.parent < node);
                 for (i, e) in edges.iter().enumerate().skip(first).take_while(|(_, e)| e.parent == node) {
-                    if self.seen[e.stand as usize] != self.generation {
-                        continue;
-                    }
-                    let reached = moves + self.dist[e.stand as usize] as u64 + 1;
+                    let Some(walk) = self.walks.to(e.stand) else { continue };
+                    let reached = moves + walk as u64 + 1;
                     let better = Position { node: e.child, cell: e.from, moves: reached, back: p, via: i as u32 };
                     match next.get(&(e.child, e.from)) {
                         Some(&q) if positions[q as usize].moves <= reached => {}

@@ -8,8 +8,6 @@
 //! solution can go on. A shorter way found is spliced in. The work is counted in
 //! positions visited, not seconds, so the answer is the same on every machine.
 
-use std::collections::HashMap;
-
 pub mod moves;
 pub mod order;
 
@@ -28,11 +26,50 @@ const WINDOW_WORK: usize = 20_000;
 /// The distance rows kept at once hold at most this many cells (8 MB).
 const CACHED_CELLS: usize = 1 << 22;
 
+/// A hasher for the passes' small keys (a few cells): a multiply and rotate per word,
+/// many times cheaper than the standard one, which guards against hostile keys that a
+/// map's own cells cannot be.
+#[derive(Default)]
+struct QuickHasher(u64);
+
+impl std::hash::Hasher for QuickHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7CC1_B727_220A_95);
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A hash map keyed through `QuickHasher`.
+type QuickMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<QuickHasher>>;
+
 /// Push distances to cells on the board without other boxes (the player anywhere), by
 /// target cell, computed when first asked for.
 #[derive(Default)]
 struct Distances {
-    rows: HashMap<Cell, Vec<u16>>,
+    rows: QuickMap<Cell, Vec<u16>>,
 }
 
 impl Distances {
@@ -61,62 +98,65 @@ impl Distances {
 }
 
 /// The fewest pushes that could take `boxes` to the end cells whose distance rows are
-/// `rows`, each box alone on the board: the best of every assignment (a few boxes, so a
-/// few dozen at most).
+/// `rows` (one row per box), each box alone on the board: the best of every assignment.
+/// Written out for the few boxes a stretch moves, as it is asked for every position.
 fn bound(rows: &[&[u16]], boxes: &[Cell]) -> usize {
-    // The cheapest assignment of boxes[k..] to the rows not in `used` (a bit set).
-    fn best(rows: &[&[u16]], boxes: &[Cell], k: usize, used: u32) -> usize {
-        if k == boxes.len() {
-            return 0;
+    const ORDERS: [[usize; MAX_MOVED]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    debug_assert!(boxes.len() <= MAX_MOVED && rows.len() == boxes.len());
+    // d[r][k]: pushes of box k to the end cell of row r.
+    let mut d = [[0usize; MAX_MOVED]; MAX_MOVED];
+    for (r, row) in rows.iter().enumerate() {
+        for (k, &b) in boxes.iter().enumerate() {
+            d[r][k] = row[b as usize] as usize;
         }
-        (0..rows.len())
-            .filter(|&r| used & (1 << r) == 0)
-            .map(|r| rows[r][boxes[k] as usize] as usize + best(rows, boxes, k + 1, used | (1 << r)))
-            .min()
-            .unwrap_or(0)
     }
-    best(rows, boxes, 0, 0)
+    match boxes.len() {
+        0 => 0,
+        1 => d[0][0],
+        2 => (d[0][0] + d[1][1]).min(d[1][0] + d[0][1]),
+        _ => ORDERS.iter().map(|o| d[o[0]][0] + d[o[1]][1] + d[o[2]][2]).min().unwrap_or(0),
+    }
 }
 
 /// Walking distances from one cell, the boxes as walls; reused between floods (the
 /// shortening passes and the optimal search's player walks).
 pub(crate) struct Walks {
-    dist: Vec<u32>,
-    stamp: Vec<u32>,
-    generation: u32,
+    /// Per cell: the flood that reached it in the high 32 bits, its distance in the low
+    /// ones, so that one compare tells a cell of this flood from the older ones.
+    mark: Vec<u64>,
+    generation: u64,
     queue: Vec<Cell>,
 }
 
 impl Walks {
     pub(crate) fn new(cells: usize) -> Walks {
-        Walks { dist: vec![0; cells], stamp: vec![0; cells], generation: 0, queue: Vec::new() }
+        Walks { mark: vec![0; cells], generation: 0, queue: Vec::new() }
     }
 
     /// Flood the free cells of `occupied` from `from`, stopping once `until` is reached or
     /// the cells left are `within` steps away or more (those are not walked from).
     pub(crate) fn from(&mut self, board: &Board, occupied: &[bool], from: Cell, until: Option<Cell>, within: u32) {
-        // A wrapped stamp would make cells of old floods look reached: start them over.
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
+        // A wrapped generation would make cells of old floods look reached: start over.
+        self.generation += 1;
+        if self.generation > u32::MAX as u64 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
             self.generation = 1;
         }
-        let g = self.generation;
+        let g = self.generation << 32;
         self.queue.clear();
         self.queue.push(from);
-        self.stamp[from as usize] = g;
-        self.dist[from as usize] = 0;
+        self.mark[from as usize] = g;
         let mut head = 0;
         while head < self.queue.len() {
             let c = self.queue[head];
             head += 1;
-            if Some(c) == until || self.dist[c as usize] >= within {
+            let dist = self.mark[c as usize] & u32::MAX as u64;
+            if Some(c) == until || dist >= within as u64 {
                 return;
             }
             for &t in &board.nbr[c as usize] {
-                if t != NONE && !occupied[t as usize] && self.stamp[t as usize] != g {
-                    self.stamp[t as usize] = g;
-                    self.dist[t as usize] = self.dist[c as usize] + 1;
+                if t != NONE && !occupied[t as usize] && self.mark[t as usize] < g {
+                    self.mark[t as usize] = g | (dist + 1);
                     self.queue.push(t);
                 }
             }
@@ -125,7 +165,8 @@ impl Walks {
 
     /// Steps to `c` from the last flood's cell; `None` if it cannot be reached.
     pub(crate) fn to(&self, c: Cell) -> Option<u32> {
-        (self.stamp[c as usize] == self.generation).then(|| self.dist[c as usize])
+        let m = self.mark[c as usize];
+        (m >> 32 == self.generation).then_some(m as u32)
     }
 }
 
@@ -159,15 +200,15 @@ pub fn pushes(board: &Board, pushes: Vec<Push>, budget: &Budget, work_limit: usi
     let mut work = Work { done: 0, limit: work_limit };
     let mut reach = Reach::new(board.n);
     let mut to_cell = Distances::default();
+    // The boxes and the player before push i.
+    let (mut layout, mut player) = (board.start_boxes.clone(), board.start_player);
     let mut i = 0;
     while i + 1 < plan.len() && !work.spent() && !budget.past_deadline() {
-        let (layout, player) = position_before(board, &plan, i);
         let mut improved = false;
         // The longest stretch first: it saves the most when it can be done shorter.
-        let longest = (plan.len() - i).min(MAX_WINDOW);
-        for len in (2..=longest).rev() {
+        for len in (2..=stretch_len(&plan[i..], MAX_MOVED)).rev() {
             let window = &plan[i..i + len];
-            let Some((moved, fixed)) = moved_boxes(&layout, window, MAX_MOVED) else { continue };
+            let (moved, fixed) = moved_boxes(&layout, window, MAX_MOVED).expect("a stretch of few boxes");
             let end = end_cells(&moved, window);
             // Not even alone on the board could the boxes get there in fewer pushes.
             work.done += to_cell.compute_all(board, &end);
@@ -188,23 +229,30 @@ pub fn pushes(board: &Board, pushes: Vec<Push>, budget: &Budget, work_limit: usi
             }
         }
         if !improved {
+            let p = plan[i];
+            if let Some(b) = layout.iter_mut().find(|b| **b == p.from) {
+                *b = p.to;
+            }
+            player = p.from;
             i += 1;
         }
     }
     plan
 }
 
-/// The boxes and the player's cell before push `k` of `plan`.
-fn position_before(board: &Board, plan: &[Push], k: usize) -> (Vec<Cell>, Cell) {
-    let mut boxes = board.start_boxes.clone();
-    let mut player = board.start_player;
-    for p in &plan[..k] {
-        if let Some(b) = boxes.iter_mut().find(|b| **b == p.from) {
-            *b = p.to;
+/// How many pushes from the start of `plan` move at most `most` boxes, and at most
+/// `MAX_WINDOW`.
+fn stretch_len(plan: &[Push], most: usize) -> usize {
+    // Where each box moved so far stands: a push from another cell moves a new box.
+    let mut at: Vec<Cell> = Vec::with_capacity(most + 1);
+    for (k, p) in plan.iter().take(MAX_WINDOW).enumerate() {
+        match at.iter().position(|&c| c == p.from) {
+            Some(j) => at[j] = p.to,
+            None if at.len() < most => at.push(p.to),
+            None => return k,
         }
-        player = p.from;
     }
-    (boxes, player)
+    plan.len().min(MAX_WINDOW)
 }
 
 /// The cells of the boxes that `window` moves, as they stand before it, and the cells of
@@ -236,6 +284,9 @@ fn end_cells(moved: &[Cell], window: &[Push]) -> Vec<Cell> {
     now
 }
 
+/// The boxes of a stretch's position: the first `m` sorted, `NONE` after them.
+type Moved = [Cell; MAX_MOVED];
+
 /// The fewest pushes that take the `moved` boxes (the `fixed` ones standing still, the
 /// player on `player`) to the goal. Breadth-first over (boxes, the player's area by its
 /// smallest cell), cutting positions the bound says cannot make it within the limit.
@@ -249,23 +300,26 @@ fn search(
     work: &mut Work,
 ) -> Option<Vec<Push>> {
     let (end, end_player, limit) = (goal.end, goal.player, goal.limit);
+    let m = moved.len();
     let mut occupied = vec![false; board.n];
     fixed.iter().for_each(|&b| occupied[b as usize] = true);
-    let mut start = moved.to_vec();
-    start.sort_unstable();
+    let mut start: Moved = [NONE; MAX_MOVED];
+    start[..m].copy_from_slice(moved);
+    start[..m].sort_unstable();
     // Node: its boxes, its player cell, its parent and the push that led to it.
-    let mut nodes: Vec<(Vec<Cell>, Cell, usize, Push)> = Vec::new();
-    let mut seen: HashMap<(Vec<Cell>, Cell), ()> = HashMap::new();
+    let mut nodes: Vec<(Moved, Cell, usize, Push)> = Vec::new();
+    let mut seen: QuickMap<(Moved, Cell), ()> = QuickMap::default();
     let area = |reach: &mut Reach, occupied: &mut Vec<bool>, boxes: &[Cell], at: Cell| {
         boxes.iter().for_each(|&b| occupied[b as usize] = true);
         let smallest = reach.fill(board, occupied, at);
         boxes.iter().for_each(|&b| occupied[b as usize] = false);
         smallest
     };
-    let root = area(reach, &mut occupied, &start, player);
-    seen.insert((start.clone(), root), ());
+    let root = area(reach, &mut occupied, &start[..m], player);
+    seen.insert((start, root), ());
     nodes.push((start, player, usize::MAX, Push::step(NONE, 0, NONE)));
     let (mut head, mut depth_end, mut depth) = (0, 1, 0);
+    let mut children = Vec::new();
     while head < nodes.len() {
         if head == depth_end {
             depth += 1;
@@ -274,39 +328,40 @@ fn search(
         if depth >= limit {
             return None;
         }
-        let (boxes, at) = (nodes[head].0.clone(), nodes[head].1);
+        let (all, at) = (nodes[head].0, nodes[head].1);
+        let boxes = &all[..m];
         head += 1;
         boxes.iter().for_each(|&b| occupied[b as usize] = true);
         reach.fill(board, &occupied, at);
-        let mut children = Vec::new();
+        children.clear();
         for (k, &b) in boxes.iter().enumerate() {
             for d in 0..4 {
                 let (to, stand) = (board.step(b, d), board.step(b, d ^ 1));
                 let open = to != NONE && stand != NONE && !occupied[to as usize] && !board.dead_fwd[to as usize];
                 if open && reach.reached(stand) {
-                    let mut next = boxes.clone();
+                    let mut next = all;
                     next[k] = to;
-                    next.sort_unstable();
+                    next[..m].sort_unstable();
                     children.push((next, b, Push::step(b, d as u8, to)));
                 }
             }
         }
         boxes.iter().for_each(|&b| occupied[b as usize] = false);
-        for (next, after, push) in children {
+        for &(next, after, push) in &children {
             work.done += 1;
-            if depth + 1 + bound(goal.rows, &next) > limit {
+            if depth + 1 + bound(goal.rows, &next[..m]) > limit {
                 continue;
             }
-            let canonical = area(reach, &mut occupied, &next, after);
-            if seen.insert((next.clone(), canonical), ()).is_some() {
+            let canonical = area(reach, &mut occupied, &next[..m], after);
+            if seen.insert((next, canonical), ()).is_some() {
                 continue;
             }
             let parent = head - 1;
-            if next == end {
-                next.iter().for_each(|&b| occupied[b as usize] = true);
+            if &next[..m] == end {
+                next[..m].iter().for_each(|&b| occupied[b as usize] = true);
                 reach.fill(board, &occupied, after);
                 let home = reach.reached(end_player);
-                next.iter().for_each(|&b| occupied[b as usize] = false);
+                next[..m].iter().for_each(|&b| occupied[b as usize] = false);
                 if home {
                     let mut path = vec![push];
                     let mut i = parent;
@@ -344,6 +399,41 @@ mod tests {
     /// Single pushes for a box path written as directions from the start.
     fn plan(board: &Board, dirs: &[(Cell, u8)]) -> Vec<Push> {
         dirs.iter().map(|&(from, d)| Push::step(from, d, board.step(from, d as usize))).collect()
+    }
+
+    /// The bound is the cheapest assignment of boxes to rows, as every permutation says.
+    #[test]
+    fn the_bound_is_the_cheapest_assignment() {
+        let mut seed = 0x9e37_79b9_u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            (seed % 30) as u16
+        };
+        for m in 0..=MAX_MOVED {
+            for _ in 0..200 {
+                let rows: Vec<Vec<u16>> = (0..m).map(|_| (0..m).map(|_| next()).collect()).collect();
+                let refs: Vec<&[u16]> = rows.iter().map(|r| &r[..]).collect();
+                let boxes: Vec<Cell> = (0..m as Cell).collect();
+                // Every assignment, by trying each row for box 0 and recursing on the rest.
+                fn cheapest(rows: &[Vec<u16>], k: usize, used: &mut Vec<bool>) -> usize {
+                    if k == rows.len() {
+                        return 0;
+                    }
+                    let mut best = usize::MAX;
+                    for r in 0..rows.len() {
+                        if !used[r] {
+                            used[r] = true;
+                            best = best.min(rows[r][k] as usize + cheapest(rows, k + 1, used));
+                            used[r] = false;
+                        }
+                    }
+                    best
+                }
+                assert_eq!(bound(&refs, &boxes), cheapest(&rows, 0, &mut vec![false; m]));
+            }
+        }
     }
 
     #[test]

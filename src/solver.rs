@@ -81,15 +81,18 @@ const BESIDE_TABLES: usize = 32 << 20;
 /// The searches' memory when the level's own tables leave less: a few thousand nodes.
 const MIN_SEARCH_MEMORY: usize = 8 << 20;
 
-/// Positions the shortening may visit even after a search of a few expansions.
+/// Positions the shortening may visit even after a search of a few expansions: enough
+/// for a first saving on a short stretch, little against the process's own start, so an
+/// easy level's answer does not wait on a pass that finds nothing.
 #[cfg(not(judge))]
-const SHORTEN_WORK_AT_LEAST: u64 = 2_000;
+const SHORTEN_WORK_AT_LEAST: u64 = 100;
 
 /// The moves pass earns this much more work for each move it saves: a level solved in a
 /// few expansions would otherwise leave it almost none where it pays most, and where it
-/// saves nothing it costs no more than before (docs/experiments/2026-11-26-moves-budget.md).
+/// saves nothing it costs no more than before (docs/experiments/2026-11-26-moves-budget.md,
+/// 2026-11-26-cheaper-shortening.md).
 #[cfg(not(judge))]
-const MOVES_WORK_PER_SAVED_MOVE: usize = 1_000;
+const MOVES_WORK_PER_SAVED_MOVE: usize = 3_000;
 
 /// The plan with stretches solved again for fewer pushes (`shorten`), a box's pushes
 /// brought together (`shorten::order`), and stretches solved again for fewer moves

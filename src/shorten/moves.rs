@@ -9,15 +9,14 @@
 //! answer gets shorter by exactly what the stretch saves.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
-use super::{bound, end_cells, moved_boxes, Distances, Walks, Work, MAX_WINDOW, WINDOW_WORK};
+use super::{
+    bound, end_cells, moved_boxes, stretch_len, Distances, Moved, QuickMap, Walks, Work, MAX_MOVED, WINDOW_WORK,
+};
 use crate::board::{Board, Cell, NONE};
 use crate::budget::Budget;
 use crate::state::Push;
-
-/// A stretch may move at most this many boxes.
-const MOST_MOVED: usize = 3;
 
 /// `plan` (single pushes from the start, each legal) with cheaper stretches spliced in:
 /// never more moves. Expands at most `work_limit` positions, and `earned` more for each
@@ -32,15 +31,9 @@ pub fn moves(board: &Board, plan: Vec<Push>, budget: &Budget, work_limit: usize,
     let mut i = 0;
     while i + 1 < plan.len() && !work.spent() && !budget.past_deadline() {
         // The longest stretch from push i: it holds every shorter one's savings.
-        let mut len = 1;
-        while i + len < plan.len()
-            && len < MAX_WINDOW
-            && moved_boxes(&boxes, &plan[i..i + len + 1], MOST_MOVED).is_some()
-        {
-            len += 1;
-        }
+        let len = stretch_len(&plan[i..], MAX_MOVED);
         let window = &plan[i..i + len];
-        if let (true, Some((moved, fixed))) = (len >= 2, moved_boxes(&boxes, window, MOST_MOVED)) {
+        if let (true, Some((moved, fixed))) = (len >= 2, moved_boxes(&boxes, window, MAX_MOVED)) {
             let end = end_cells(&moved, window);
             work.done += to_cell.compute_all(board, &end);
             let rows: Vec<&[u16]> = end.iter().map(|e| &to_cell.rows[e][..]).collect();
@@ -142,12 +135,12 @@ impl Stretch<'_> {
         work: &mut Work,
     ) -> Option<(Vec<Push>, u32)> {
         let m = self.moved.len();
-        let mut start = [NONE; MOST_MOVED];
+        let mut start = [NONE; MAX_MOVED];
         start[..m].copy_from_slice(self.moved);
         // Node: its boxes (sorted, `NONE` after the first `m`), the player's cell, its
         // cost, parent and push.
-        let mut nodes: Vec<([Cell; MOST_MOVED], Cell, u32, usize, Push)> = Vec::new();
-        let mut best: HashMap<([Cell; MOST_MOVED], Cell), u32> = HashMap::new();
+        let mut nodes: Vec<(Moved, Cell, u32, usize, Push)> = Vec::new();
+        let mut best: QuickMap<(Moved, Cell), u32> = QuickMap::default();
         let mut open = BinaryHeap::new();
         best.insert((start, self.player), 0);
         let h = bound(self.rows, self.moved) as u32 + self.walk_bound(board, self.moved, self.player);

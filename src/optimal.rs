@@ -57,12 +57,20 @@ pub const MAX_PUSH_COST: u64 = 1_000_000;
 /// The exit code of a solution printed without a proof that it is optimal.
 const NOT_PROVEN: u8 = 4;
 
-/// The share of the time the normal solver has for a first solution.
-const FIRST_SHARE: f64 = 0.1;
+/// The time the normal solver has for a first solution: what it has by default, as
+/// levels it solves alone would otherwise get no answer at all within a long limit; but
+/// half the time at most and a tenth at least, and what it leaves goes to the proof.
+const FIRST_SECONDS: f64 = 10.0;
+const FIRST_SHARE: (f64, f64) = (0.1, 0.5);
 
 /// The share of the time left that the fewest-pushes search may take when the metric
 /// asked is another: it only guides the search in that metric.
 const GUIDE_SHARE: f64 = 0.5;
+
+/// The share of `left` seconds that the first solution gets.
+fn first_share(left: f64) -> f64 {
+    (FIRST_SECONDS / left.max(f64::MIN_POSITIVE)).clamp(FIRST_SHARE.0, FIRST_SHARE.1)
+}
 
 pub fn parse_metric(v: &str) -> Result<Metric, String> {
     match v {
@@ -238,7 +246,8 @@ pub fn solve(level: &Level, metric: Metric, costs: &[u64], first: Option<&Option
     let mut incumbent: Option<Vec<Move>> = None;
     let mut used = 0;
     if let Some(options) = first {
-        let r = solver::solve(level, options, &budget.share(FIRST_SHARE, 0));
+        let left = budget.deadline().saturating_duration_since(std::time::Instant::now()).as_secs_f64();
+        let r = solver::solve(level, options, &budget.share(first_share(left), 0));
         used = r.forward.expanded + r.backward.expanded;
         match r.verdict {
             Verdict::Solved(moves) => {

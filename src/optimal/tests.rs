@@ -316,3 +316,14 @@ fn the_metrics_part_ways_on_a_small_map() {
         assert_eq!(brute_force(&pair, Metric::Cost, &costs).map(|c| c.0), Some(want), "{:?}", costs);
     }
 }
+
+/// The first solution gets the normal solver's own 10 s within a long limit, half of a
+/// short one, and a tenth of a very long one.
+#[test]
+fn the_first_solution_gets_the_default_time_within_bounds() {
+    let seconds = |left: f64| left * super::first_share(left);
+    assert!((seconds(60.0) - 10.0).abs() < 1e-9);
+    assert!((seconds(10.0) - 5.0).abs() < 1e-9);
+    assert!((seconds(1000.0) - 100.0).abs() < 1e-9);
+    assert!((seconds(0.0)).abs() < 1e-9);
+}

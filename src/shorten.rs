@@ -404,13 +404,8 @@ mod tests {
     /// The bound is the cheapest assignment of boxes to rows, as every permutation says.
     #[test]
     fn the_bound_is_the_cheapest_assignment() {
-        let mut seed = 0x9e37_79b9_u32;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            (seed % 30) as u16
-        };
+        let mut random = crate::testing::Rooms::new(0x9e37_79b9);
+        let mut next = || random.below(30) as u16;
         for m in 0..=MAX_MOVED {
             for _ in 0..200 {
                 let rows: Vec<Vec<u16>> = (0..m).map(|_| (0..m).map(|_| next()).collect()).collect();

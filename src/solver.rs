@@ -89,7 +89,7 @@ const SHORTEN_WORK_AT_LEAST: u64 = 100;
 
 /// The moves pass earns this much more work for each move it saves: a level solved in a
 /// few expansions would otherwise leave it almost none where it pays most, and where it
-/// saves nothing it costs no more than before (docs/experiments/2026-11-26-moves-budget.md,
+/// saves nothing it costs only the floor (docs/experiments/2026-11-26-moves-budget.md,
 /// 2026-11-26-cheaper-shortening.md).
 #[cfg(not(judge))]
 const MOVES_WORK_PER_SAVED_MOVE: usize = 3_000;

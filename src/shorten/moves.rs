@@ -33,7 +33,8 @@ pub fn moves(board: &Board, plan: Vec<Push>, budget: &Budget, work_limit: usize,
         // The longest stretch from push i: it holds every shorter one's savings.
         let len = stretch_len(&plan[i..], MAX_MOVED);
         let window = &plan[i..i + len];
-        if let (true, Some((moved, fixed))) = (len >= 2, moved_boxes(&boxes, window, MAX_MOVED)) {
+        if len >= 2 {
+            let (moved, fixed) = moved_boxes(&boxes, window, MAX_MOVED).expect("a stretch of few boxes");
             let end = end_cells(&moved, window);
             work.done += to_cell.compute_all(board, &end);
             let rows: Vec<&[u16]> = end.iter().map(|e| &to_cell.rows[e][..]).collect();

@@ -281,6 +281,24 @@ impl Plan {
         line
     }
 
+    /// The targets (indices into `cells`) of the first phase not yet filled, as `progress`
+    /// counts them; empty when every phase is.
+    pub fn phase_targets(&self, occ: impl Fn(Cell) -> bool) -> std::ops::Range<usize> {
+        let mut start = 0;
+        for &end in &self.ends {
+            if !(start..end).all(|i| occ(self.cells[i]) || self.dest[i] != NONE && occ(self.dest[i])) {
+                return start..end;
+            }
+            start = end;
+        }
+        start..start
+    }
+
+    /// The target on cell `c`, if any.
+    pub fn target_at(&self, c: Cell) -> Option<usize> {
+        Some(self.index[c as usize] as usize).filter(|&i| i != u16::MAX as usize)
+    }
+
     /// How far a node is along the plan: the targets filled in plan order (the phases
     /// before the first unfilled one whole, and what is filled of that one), and its rank,
     /// lower is better: `TARGET_WEIGHT` per target not filled so, plus the pushes from the

@@ -1018,6 +1018,38 @@ mod tests {
         assert_eq!(plan.len(), 2, "{} moves for {} pushes", plan.len(), pushes);
     }
 
+    /// Under the packing plan a whole box move goes onto a target of the phase being
+    /// filled, never onto a goal of a later phase, and onto any cell off the goals; the
+    /// plain whole box moves park a box on at most `PARKING_CELLS` cells.
+    #[test]
+    fn whole_box_moves_under_a_plan_go_to_its_targets_and_anywhere_off_the_goals() {
+        // The pocket's deeper goal is the plan's first phase.
+        let text = "#########\n#@      #\n#       #\n#  $$   #\n#       #\n####.####\n####.####\n#########\n";
+        let cx = context(text);
+        let board = cx.board;
+        let at = |x, y| board.cell_at(x, y);
+        let plan = cx.packing.plan.as_ref().expect("a plan");
+        assert_eq!(plan.cells[..plan.ends[0]], [at(4, 6)]);
+        let switches = Switches { whole_box_moves: true, packing_macro: false, ..Switches::default() };
+        let layouts = |priority: Priority| {
+            let mut side = Side::new(cx, Direction::Forward, (priority, 0), switches, 1 << 20);
+            let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
+            side.add_root(&board.start_boxes, board.start_player).unwrap();
+            side.expand(&other, &Budget::nodes(1, 1 << 20));
+            (1..side.table.len() as u32).map(|i| side.table.key(i)[..2].to_vec()).collect::<Vec<_>>()
+        };
+        let off_goals = |layouts: &[Vec<Cell>], stays: Cell| {
+            let moved = layouts.iter().filter(|l| l.contains(&stays)).flat_map(|l| l.iter().filter(|&&b| b != stays));
+            moved.filter(|&&b| !board.is_goal[b as usize]).count()
+        };
+        let planned = layouts(Priority::Plan);
+        assert!(planned.iter().any(|l| l.contains(&at(4, 6))), "onto the first phase's goal");
+        assert!(!planned.iter().any(|l| l.contains(&at(4, 5))), "onto the later phase's goal");
+        assert!(off_goals(&planned, at(4, 3)) > 4, "{:?}", planned);
+        let plain = layouts(Priority::Greedy);
+        assert!(off_goals(&plain, at(4, 3)) <= movegen::PARKING_CELLS, "{:?}", plain);
+    }
+
     /// A run from waypoints starts where they stand, and its plan is the waypoint's pushes,
     /// then its own.
     #[test]

@@ -7,7 +7,7 @@ use super::*;
 /// Whole box moves (`Switches::whole_box_moves`) park a box on at most this many cells
 /// off the goals, farthest first: more cells make more children that lead nowhere, and
 /// solved fewer levels (docs/experiments/2026-11-22-whole-box-moves.md).
-const PARKING_CELLS: usize = 2;
+pub(super) const PARKING_CELLS: usize = 2;
 
 /// How many boxes, nearest first, try to reach a room's next goal in one move: more solved
 /// no more levels, at more cost per expansion (docs/experiments/2026-11-21-packing-macros.md).
@@ -229,6 +229,7 @@ impl<'a> Side<'a> {
         self.incomplete = true; // most single pushes are never tried
         let mut reached = std::mem::take(&mut self.macros.reached);
         let mut result = None;
+        let phase = self.plan.map(|plan| plan.phase_targets(|x| self.pos.occupied[x as usize]));
         'boxes: for k in 0..self.nboxes {
             if budget.past_deadline() {
                 break;
@@ -253,15 +254,26 @@ impl<'a> Side<'a> {
                 &mut reached,
             );
             reached.reverse(); // farthest first
-            let (packing, occupied) = (self.cx.packing, &self.pos.occupied);
-            let mut parked = 0;
-            reached.retain(|m| match packing.room[m.to as usize] {
-                0 => {
-                    parked += 1;
-                    parked <= PARKING_CELLS
-                }
-                room => packing.order[room as usize - 1].is_empty() || packing.next_goal(room, occupied) == Some(m.to),
-            });
+            let (packing, occupied, is_goal) = (self.cx.packing, &self.pos.occupied, &self.cx.board.is_goal);
+            if let (Some(plan), Some(phase)) = (self.plan, &phase) {
+                // Onto a target of the phase the plan is filling, or onto any cell off the
+                // goals, as FESS moves boxes: the plan's feature cells sort out the parking.
+                reached.retain(|m| match plan.target_at(m.to) {
+                    Some(target) => phase.contains(&target),
+                    None => !is_goal[m.to as usize],
+                });
+            } else {
+                let mut parked = 0;
+                reached.retain(|m| match packing.room[m.to as usize] {
+                    0 => {
+                        parked += 1;
+                        parked <= PARKING_CELLS
+                    }
+                    room => {
+                        packing.order[room as usize - 1].is_empty() || packing.next_goal(room, occupied) == Some(m.to)
+                    }
+                });
+            }
             self.pos.occupied[b as usize] = true;
             for &m in &reached {
                 result = self.whole_box_move(at, k, m, other);

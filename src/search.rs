@@ -100,7 +100,8 @@ pub struct Switches {
     /// Forward children are whole box moves, each one box pushed as far as it takes, the
     /// others standing still (after the packing-order search of YASS as Tim Wheeler
     /// describes it): onto its room's next goal, or onto the cells off the goals farthest
-    /// from where it stands. Incomplete: most positions in between are never stored.
+    /// from where it stands; under a packing plan, onto its current targets or any cell
+    /// off the goals. Incomplete: most positions in between are never stored.
     /// Maps over `limits::PACKING_MACRO_MAX_CELLS` floor cells go by single pushes (each
     /// move floods the floor).
     pub whole_box_moves: bool,

@@ -4,9 +4,10 @@
 
 use super::*;
 
-/// Whole box moves (`Switches::whole_box_moves`) park a box on at most this many cells
-/// off the goals, farthest first: more cells make more children that lead nowhere, and
-/// solved fewer levels (docs/experiments/2026-11-22-whole-box-moves.md).
+/// Whole box moves (`Switches::whole_box_moves`) without a plan park a box on at most
+/// this many cells off the goals, farthest first: more cells make more children that
+/// lead nowhere, and solved fewer levels (docs/experiments/2026-11-22-whole-box-moves.md);
+/// a plan's feature cells sort them out (2026-11-26-plan-by-whole-box-moves.md).
 pub(super) const PARKING_CELLS: usize = 2;
 
 /// How many boxes, nearest first, try to reach a room's next goal in one move: more solved
@@ -224,7 +225,8 @@ impl<'a> Side<'a> {
 
     /// The children of `whole_box_moves`: each box the player can push now goes onto the
     /// next goal of any ordered room it can get to (onto any free goal of a room without
-    /// an order), and to cells off the goals, the other boxes standing still.
+    /// an order), and to cells off the goals, the other boxes standing still. Under a
+    /// packing plan, onto the targets of its current phase and any cell off the goals.
     fn whole_box_moves(&mut self, at: Expanding, other: Opposite, budget: &Budget) -> Option<Step> {
         self.incomplete = true; // most single pushes are never tried
         let mut reached = std::mem::take(&mut self.macros.reached);

@@ -281,12 +281,17 @@ impl Plan {
         line
     }
 
+    /// Is target `i` filled? A parking cell also once its box went on to its goal.
+    fn filled(&self, i: usize, occ: &impl Fn(Cell) -> bool) -> bool {
+        occ(self.cells[i]) || self.dest[i] != NONE && occ(self.dest[i])
+    }
+
     /// The targets (indices into `cells`) of the first phase not yet filled, as `progress`
     /// counts them; empty when every phase is.
     pub fn phase_targets(&self, occ: impl Fn(Cell) -> bool) -> std::ops::Range<usize> {
         let mut start = 0;
         for &end in &self.ends {
-            if !(start..end).all(|i| occ(self.cells[i]) || self.dest[i] != NONE && occ(self.dest[i])) {
+            if !(start..end).all(|i| self.filled(i, &occ)) {
                 return start..end;
             }
             start = end;
@@ -309,7 +314,7 @@ impl Plan {
         for &end in &self.ends {
             let before = filled;
             for i in start..end {
-                filled += (occ(self.cells[i]) || self.dest[i] != NONE && occ(self.dest[i])) as usize;
+                filled += self.filled(i, &occ) as usize;
             }
             if filled - before < end - start {
                 // Boxes on targets of this phase or earlier ones stay; the others come.

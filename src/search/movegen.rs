@@ -231,7 +231,7 @@ impl<'a> Side<'a> {
         self.incomplete = true; // most single pushes are never tried
         let mut reached = std::mem::take(&mut self.macros.reached);
         let mut result = None;
-        let phase = self.plan.map(|plan| plan.phase_targets(|x| self.pos.occupied[x as usize]));
+        let plan = self.plan.map(|plan| (plan, plan.phase_targets(|x| self.pos.occupied[x as usize])));
         'boxes: for k in 0..self.nboxes {
             if budget.past_deadline() {
                 break;
@@ -257,7 +257,7 @@ impl<'a> Side<'a> {
             );
             reached.reverse(); // farthest first
             let (packing, occupied, is_goal) = (self.cx.packing, &self.pos.occupied, &self.cx.board.is_goal);
-            if let (Some(plan), Some(phase)) = (self.plan, &phase) {
+            if let Some((plan, phase)) = &plan {
                 // Onto a target of the phase the plan is filling, or onto any cell off the
                 // goals, as FESS moves boxes: the plan's feature cells sort out the parking.
                 reached.retain(|m| match plan.target_at(m.to) {

@@ -85,8 +85,8 @@ pub const TABLE: [Phase; 10] = [
     // On levels with a global packing plan, feature cells by its progress: fill goals and
     // parking cells in the plan's order, across rooms, each child a whole box move onto a
     // target of the plan's current phase or onto any cell off the goals, as FESS moves
-    // boxes. Second: it solves in a second what the phases after it miss, and what they
-    // solve it delays by less than their own shares would delay it.
+    // boxes. It runs second: the levels it solves the phases on every level mostly miss,
+    // and at a short limit (or on a slow machine) they would leave it no time.
     Phase {
         levels: Levels::Planned,
         forward: (Priority::Plan, 0),
@@ -151,7 +151,8 @@ pub const RESERVE: f64 = 0.25;
 /// development machine's median rate for each phase (in CPU time) the phases on every
 /// level are about the seconds they had when shares were fractions of the time left at
 /// 10 s: box moves 2.0, plain 0.4, whole box moves 2.3, from the most packed 0.8 and
-/// feature cells 1.9 s; the plan phase by whole box moves, added later, about 1.7 s.
+/// feature cells 1.9 s; the plan phase by whole box moves, added later, 1.9 s (0.3 to
+/// 4.5 s: its children per expansion grow with the floor a box can reach).
 const WORK: [u64; 7] = [234_000, 100_000, 64_000, 333_000, 118_000, 235_000, 300_000];
 
 const REFERENCE_CELLS: f64 = 100.0;

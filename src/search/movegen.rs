@@ -14,6 +14,9 @@ pub(super) const PARKING_CELLS: usize = 2;
 /// no more levels, at more cost per expansion (docs/experiments/2026-11-21-packing-macros.md).
 const PACKING_MACRO_BOXES: usize = 2;
 
+/// Whole box moves load the table slots of this many children ahead of the one checked.
+const PREFETCH_AHEAD: usize = 4;
+
 /// The macros' setting and scratch.
 pub(super) struct Macros {
     /// How many boxes nearest a room's next goal try the packing macro (0: off).
@@ -277,7 +280,20 @@ impl<'a> Side<'a> {
                 });
             }
             self.pos.occupied[b as usize] = true;
-            for &m in &reached {
+            // The table slots of the next few children load while this one is checked.
+            let child_hash =
+                |m: &BoxMove| at.box_hash ^ self.cx.zobrist.boxes[b as usize] ^ self.cx.zobrist.boxes[m.to as usize];
+            for m in reached.iter().take(PREFETCH_AHEAD) {
+                let h = child_hash(m);
+                self.table.prefetch(h);
+                other.prefetch(h);
+            }
+            for (i, &m) in reached.iter().enumerate() {
+                if let Some(next) = reached.get(i + PREFETCH_AHEAD) {
+                    let h = child_hash(next);
+                    self.table.prefetch(h);
+                    other.prefetch(h);
+                }
                 result = self.whole_box_move(at, k, m, other);
                 if result.is_some() {
                     break 'boxes;

@@ -61,6 +61,11 @@ impl BoxPath {
         }
     }
 
+    /// The blocks of the latest layout labelled (`reach_of_box`: the box lifted).
+    pub fn blocks(&mut self) -> &mut Blocks {
+        &mut self.blocks
+    }
+
     fn next_stamp(stamp: &mut u32, arr: &mut [u32]) -> u32 {
         *stamp = stamp.wrapping_add(1);
         if *stamp == 0 {

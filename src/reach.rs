@@ -150,6 +150,18 @@ pub struct Blocks {
     /// The depth-first path: cell, next direction to try, and the direction it was
     /// entered by from its parent (the cell before it on the path).
     path: Vec<(Cell, u8, u8)>,
+    /// Per cell of the latest area: its parent in the depth-first tree (`NONE`: the
+    /// root), the last discovery time in its subtree, and its subtree's smallest cell.
+    up: Vec<Cell>,
+    last: Vec<u32>,
+    least: Vec<Cell>,
+    root: Cell,
+    /// The area's cells in discovery order, and once `without` needs them (`ends_known`),
+    /// the smallest cell of each prefix and of each suffix of that order.
+    order: Vec<Cell>,
+    prefix: Vec<Cell>,
+    suffix: Vec<Cell>,
+    ends_known: bool,
 }
 
 impl Blocks {
@@ -163,6 +175,14 @@ impl Blocks {
             blocks: 0,
             edges: Vec::new(),
             path: Vec::new(),
+            up: vec![NONE; cells],
+            last: vec![0; cells],
+            least: vec![NONE; cells],
+            root: NONE,
+            order: Vec::with_capacity(cells),
+            prefix: Vec::with_capacity(cells),
+            suffix: Vec::with_capacity(cells),
+            ends_known: false,
         }
     }
 
@@ -174,31 +194,44 @@ impl Blocks {
             self.clock = 1;
         }
         self.base = self.clock;
+        self.root = root;
+        self.order.clear();
+        self.ends_known = false;
         self.visit(root);
+        self.up[root as usize] = NONE;
         self.path.clear();
         self.path.push((root, 0, 0));
         while let Some(&(v, next, via)) = self.path.last() {
-            if next < 4 {
-                let d = next as usize;
-                let top = self.path.len() - 1;
-                self.path[top].1 += 1;
+            // The directions not tried yet, until one leads to a new cell.
+            let top = self.path.len() - 1;
+            let mut deeper = None;
+            for d in next as usize..4 {
                 let w = board.nbr[v as usize][d];
-                if w == NONE || occupied[w as usize] || (self.path.len() > 1 && d == (via ^ 1) as usize) {
+                if w == NONE || occupied[w as usize] || (top > 0 && d == (via ^ 1) as usize) {
                     continue;
                 }
                 if self.disc[w as usize] < self.base {
-                    self.edges.push((v, d as u8));
-                    self.visit(w);
-                    self.path.push((w, 0, d as u8));
-                } else if self.disc[w as usize] < self.disc[v as usize] {
+                    self.path[top].1 = d as u8 + 1;
+                    deeper = Some((w, d as u8));
+                    break;
+                }
+                if self.disc[w as usize] < self.disc[v as usize] {
                     self.edges.push((v, d as u8));
                     self.low[v as usize] = self.low[v as usize].min(self.disc[w as usize]);
                 }
+            }
+            if let Some((w, d)) = deeper {
+                self.edges.push((v, d));
+                self.visit(w);
+                self.up[w as usize] = v;
+                self.path.push((w, 0, d));
                 continue;
             }
             self.path.pop();
+            self.last[v as usize] = self.clock - 1;
             let Some(&(p, _, _)) = self.path.last() else { break };
             self.low[p as usize] = self.low[p as usize].min(self.low[v as usize]);
+            self.least[p as usize] = self.least[p as usize].min(self.least[v as usize]);
             if self.low[v as usize] >= self.disc[p as usize] {
                 // Everything above the edge into `v` is one block.
                 self.blocks = self.blocks.wrapping_add(1);
@@ -218,6 +251,8 @@ impl Blocks {
     fn visit(&mut self, c: Cell) {
         self.disc[c as usize] = self.clock;
         self.low[c as usize] = self.clock;
+        self.least[c as usize] = c;
+        self.order.push(c);
         self.clock += 1;
     }
 
@@ -226,6 +261,64 @@ impl Blocks {
     #[inline]
     pub fn around(&self, x: Cell, a: usize, b: usize) -> bool {
         self.block[x as usize * 4 + a] == self.block[x as usize * 4 + b]
+    }
+
+    /// With a box on `to`, a cell of the labelled area other than its root: how many
+    /// pieces the area falls into, and the smallest cell of the piece that holds `player`
+    /// (a labelled cell). The pieces cut off are the subtrees of the children of `to`
+    /// that no back edge leads out of; the root's piece is the rest.
+    pub fn without(&mut self, board: &Board, to: Cell, player: Cell) -> (Cell, u16) {
+        let inside =
+            |v: Cell, x: Cell| (self.disc[v as usize]..=self.last[v as usize]).contains(&self.disc[x as usize]);
+        let smallest = self.least[self.root as usize];
+        let (mut pieces, mut own, mut smallest_cut) = (1, None, smallest == to);
+        // The root's piece's smallest cell among the children's subtrees that stay in it.
+        let mut kept = NONE;
+        for &c in &board.nbr[to as usize] {
+            if c == NONE || self.disc[c as usize] < self.base || self.up[c as usize] != to {
+                continue;
+            }
+            if self.low[c as usize] >= self.disc[to as usize] {
+                pieces += 1;
+                if inside(c, player) {
+                    own = Some(self.least[c as usize]);
+                }
+                smallest_cut |= inside(c, smallest);
+            } else {
+                kept = kept.min(self.least[c as usize]);
+            }
+        }
+        if let Some(least) = own {
+            return (least, pieces);
+        }
+        if !smallest_cut {
+            return (smallest, pieces);
+        }
+        // The root's piece is the area outside `to`'s subtree and the subtrees kept.
+        if !self.ends_known {
+            self.know_ends();
+        }
+        let (first, end) =
+            ((self.disc[to as usize] - self.base) as usize, (self.last[to as usize] - self.base) as usize);
+        let before = self.prefix[first - 1];
+        let after = self.suffix.get(end + 1).copied().unwrap_or(NONE);
+        (before.min(after).min(kept), pieces)
+    }
+
+    /// The smallest cell of each prefix and each suffix of the discovery order.
+    fn know_ends(&mut self) {
+        let fold = |out: &mut Vec<Cell>, cells: &mut dyn Iterator<Item = &Cell>| {
+            out.clear();
+            let mut m = NONE;
+            out.extend(cells.map(|&c| {
+                m = m.min(c);
+                m
+            }));
+        };
+        fold(&mut self.prefix, &mut self.order.iter());
+        fold(&mut self.suffix, &mut self.order.iter().rev());
+        self.suffix.reverse();
+        self.ends_known = true;
     }
 }
 
@@ -388,10 +481,16 @@ impl Areas {
     /// labels could not tell it). Only the areas around `from` and `to`'s own change, and
     /// each of their pieces holds `from` or a cell beside `to`: only those are flooded.
     pub fn count_after_fill(&self, board: &Board, child: &[bool], from: Cell, to: Cell, reach: &mut Reach) -> u16 {
-        let around = board.nbr[from as usize].into_iter().filter(|&t| t != NONE && (t == to || !child[t as usize]));
-        let touched = self.distinct_areas(std::iter::once(to).chain(around), &mut [0; 5]);
         let [a, b, c, d] = board.nbr[to as usize];
         let pieces = reach.count_areas_of_after_fill(board, child, &[a, b, c, d, from]);
+        self.count_with_pieces(board, child, from, to, pieces)
+    }
+
+    /// `count_after_fill` when the child's areas that hold `from` or a cell beside `to`
+    /// are known to be `pieces` (`Blocks::without`).
+    pub fn count_with_pieces(&self, board: &Board, child: &[bool], from: Cell, to: Cell, pieces: u16) -> u16 {
+        let around = board.nbr[from as usize].into_iter().filter(|&t| t != NONE && (t == to || !child[t as usize]));
+        let touched = self.distinct_areas(std::iter::once(to).chain(around), &mut [0; 5]);
         self.count() + pieces - touched as u16
     }
 
@@ -664,5 +763,45 @@ mod tests {
         }
         // Both answers must be common, or the test proves little.
         assert!(cut * 10 > asked && cut * 10 < asked * 9, "{} of {} cut off", cut, asked);
+    }
+
+    /// `Blocks::without` tells the pieces a box cuts an area into, and the player's
+    /// piece's smallest cell, as floods do.
+    #[test]
+    fn blocks_tell_the_pieces_and_the_players_area() {
+        let map = "##########\n#@   #   #\n# ## # # #\n#   $    #\n## # ##  #\n#    .#  #\n##########\n";
+        let b = Board::from_text(map);
+        let mut seed = 5u64;
+        let mut rnd = |m: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % m
+        };
+        let (mut blocks, mut flood, mut pieces) = (Blocks::new(b.n), Reach::new(b.n), Reach::new(b.n));
+        let (mut asked, mut split) = (0, 0);
+        for _ in 0..3000 {
+            let occ: Vec<bool> = (0..b.n).map(|_| rnd(5) == 0).collect();
+            let root = rnd(b.n) as Cell;
+            if occ[root as usize] {
+                continue;
+            }
+            blocks.label(&b, &occ, root);
+            flood.fill(&b, &occ, root);
+            let area: Vec<Cell> = (0..b.n as Cell).filter(|&c| flood.reached(c)).collect();
+            for &to in area.iter().filter(|&&c| c != root) {
+                let mut after = occ.clone();
+                after[to as usize] = true;
+                let expected_pieces = pieces.count_areas(&b, &after) - flood.count_areas(&b, &occ) + 1;
+                for &player in area.iter().filter(|&&c| c != to) {
+                    asked += 1;
+                    let (least, n) = blocks.without(&b, to, player);
+                    split += (n > 1) as u32;
+                    assert_eq!(n, expected_pieces, "box on {}", to);
+                    assert_eq!(least, flood.fill(&b, &after, player), "box on {}, player on {}", to, player);
+                    flood.fill(&b, &occ, root);
+                }
+            }
+        }
+        // Many of the questions are about real cuts.
+        assert!(split * 5 > asked, "only {} of {} split", split, asked);
     }
 }

@@ -296,6 +296,10 @@ struct Child {
     box_hash: u64,
     /// Boxes on this side's targets before the move.
     packed: u16,
+    /// For a whole box move, what the box's blocks (labelled with it lifted) tell of the
+    /// child's player area (`Blocks::without`): its smallest cell and the pieces around
+    /// the box.
+    cut: Option<(Cell, u16)>,
 }
 
 /// The node being expanded, as the children that move one box far need it.
@@ -327,6 +331,7 @@ impl Expanding {
             depth: self.depth.saturating_add(pushes as u16 - 1),
             box_hash: self.box_hash,
             packed: self.packed,
+            cut: None,
         }
     }
 }
@@ -351,11 +356,22 @@ struct Position {
     /// The floor areas, labelled: most children find their player's area from them
     /// instead of by a flood.
     areas: Areas,
-    /// The child's key, and its player's area when the labels do not tell it.
+    /// The child's key, and its player's area when neither labels nor blocks tell it.
     key: Vec<Cell>,
     child_reach: Reach,
-    /// The latest emitted child's area came from the labels (else from `child_reach`).
-    labelled_child: bool,
+    /// How the latest emitted child's player area was found.
+    child_area: ChildArea,
+}
+
+/// How a child's player area was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ChildArea {
+    /// From the parent's area labels (`Areas::child`).
+    Labelled,
+    /// From the moved box's blocks, which counted this many pieces around it.
+    Cut(u16),
+    /// By a flood, into `child_reach`.
+    Flooded,
 }
 
 impl Position {
@@ -367,7 +383,7 @@ impl Position {
             areas: Areas::new(n),
             key: Vec::with_capacity(nboxes + 1),
             child_reach: Reach::new(n),
-            labelled_child: false,
+            child_area: ChildArea::Flooded,
         }
     }
 
@@ -518,13 +534,18 @@ impl<'a> Side<'a> {
             return Features { packed: 0, areas: 0, doorways: 0 };
         }
         let doorways = self.advice.child_doorways(c);
-        if self.pos.labelled_child {
-            return Features { packed, areas: self.pos.areas.child_count(), doorways };
-        }
+        let pieces = match self.pos.child_area {
+            ChildArea::Labelled => return Features { packed, areas: self.pos.areas.child_count(), doorways },
+            ChildArea::Cut(pieces) => Some(pieces),
+            ChildArea::Flooded => None,
+        };
         self.pos.occupied[c.from as usize] = false;
         self.pos.occupied[c.to as usize] = true;
-        let areas =
-            self.pos.areas.count_after_fill(self.cx.board, &self.pos.occupied, c.from, c.to, &mut self.pos.child_reach);
+        let (board, child) = (self.cx.board, &self.pos.occupied);
+        let areas = match pieces {
+            Some(pieces) => self.pos.areas.count_with_pieces(board, child, c.from, c.to, pieces),
+            None => self.pos.areas.count_after_fill(board, child, c.from, c.to, &mut self.pos.child_reach),
+        };
         self.pos.occupied[c.from as usize] = true;
         self.pos.occupied[c.to as usize] = false;
         Features { packed, areas, doorways }
@@ -686,6 +707,7 @@ mod tests {
             depth: 1,
             box_hash: 0,
             packed: 0,
+            cut: None,
         };
         assert_eq!(side.advice.child_doorways(&child(0, at(3, 2), at(2, 2), 2)), 0, "out of the mouth into a room");
         assert_eq!(side.advice.child_doorways(&child(1, at(6, 2), at(5, 2), 2)), 2, "into the other mouth");

@@ -148,7 +148,8 @@ impl<'a> Side<'a> {
                 // Stored in forward terms: backward, the pull to -> after is the push back.
                 let push =
                     if forward { Push { via, ..Push::step(b, d as u8, to) } } else { Push::step(to, (d ^ 1) as u8, b) };
-                let child = Child { node, slot: k, from: b, to, player: after, push, depth, box_hash, packed };
+                let child =
+                    Child { node, slot: k, from: b, to, player: after, push, depth, box_hash, packed, cut: None };
                 let plain_allowed = !enters_room
                     || self.cx.packing.next_goal(self.cx.packing.room[to as usize], &self.pos.occupied) == Some(to);
                 if plain_allowed {
@@ -311,7 +312,9 @@ impl<'a> Side<'a> {
             return None;
         }
         self.stats.macros += 1;
-        let child = at.moved(k, b, m.to, m.dir, m.pushes as usize, m.player);
+        // The box's blocks, labelled with it lifted, tell the child's area too.
+        let cut = Some(self.macros.box_path.blocks().without(self.cx.board, m.to, m.player));
+        let child = Child { cut, ..at.moved(k, b, m.to, m.dir, m.pushes as usize, m.player) };
         self.emit(&child, other)
     }
 
@@ -341,8 +344,12 @@ impl<'a> Side<'a> {
     fn emit(&mut self, c: &Child, other: Opposite) -> Option<Step> {
         let nb = self.nboxes;
         let labelled = self.pos.areas.child(self.cx.board, &self.pos.occupied, c.from, c.to, c.player);
-        self.pos.labelled_child = labelled.is_some();
-        let norm = labelled.unwrap_or_else(|| {
+        self.pos.child_area = match (labelled, c.cut) {
+            (Some(_), _) => ChildArea::Labelled,
+            (None, Some((_, pieces))) => ChildArea::Cut(pieces),
+            (None, None) => ChildArea::Flooded,
+        };
+        let norm = labelled.or(c.cut.map(|(least, _)| least)).unwrap_or_else(|| {
             self.pos.occupied[c.from as usize] = false;
             self.pos.occupied[c.to as usize] = true;
             let norm = self.pos.child_reach.fill(self.cx.board, &self.pos.occupied, c.player);
@@ -451,6 +458,7 @@ impl<'a> Side<'a> {
             player: last.from,
             push: Push { to: last.to, via: Via::Room, ..c.push },
             depth: c.depth.saturating_add(path.len() as u16),
+            cut: None,
             ..*c
         };
         self.emit(&child, other)

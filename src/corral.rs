@@ -26,8 +26,9 @@ pub enum Corral {
 pub struct Corrals {
     /// Component number per cell for free, unreachable floor; 0 = none.
     label: Vec<u32>,
-    /// Barrier boxes of the component under test, and of the best corral found.
-    barrier: Vec<Cell>,
+    /// Per corral of the last analysed position (from 1): its barrier boxes, in the
+    /// order of `boxes`; and the barrier of the best corral found.
+    barriers: Vec<Vec<Cell>>,
     best: Vec<Cell>,
     allowed: Vec<bool>,
     goal_in: Vec<bool>,
@@ -39,7 +40,7 @@ impl Corrals {
     pub fn new(cells: usize) -> Corrals {
         Corrals {
             label: vec![0; cells],
-            barrier: Vec::new(),
+            barriers: Vec::new(),
             best: Vec::new(),
             allowed: vec![false; cells],
             goal_in: Vec::new(),
@@ -58,9 +59,9 @@ impl Corrals {
         self.label[c as usize]
     }
 
-    /// The boxes of `boxes` next to corral `k`, into `out`.
-    pub fn barrier_of(&self, board: &Board, boxes: &[Cell], k: u32, out: &mut Vec<Cell>) {
-        barrier_of(board, &self.label, boxes, k, out);
+    /// The boxes next to corral `k` (1..=count) of the last analysed position.
+    pub fn barrier(&self, k: u32) -> &[Cell] {
+        &self.barriers[k as usize]
     }
 
     #[inline]
@@ -98,17 +99,33 @@ impl Corrals {
             self.label[c as usize] = k;
             self.goal_in[k as usize] |= board.is_goal[c as usize];
         }
+        // Every barrier in one pass over the boxes, not one pass per corral.
+        if self.barriers.len() <= count as usize {
+            self.barriers.resize_with(count as usize + 1, Vec::new);
+        }
+        self.barriers[..=count as usize].iter_mut().for_each(Vec::clear);
+        for &b in boxes {
+            let mut beside = [0u32; 4];
+            for (i, &t) in board.nbr[b as usize].iter().enumerate() {
+                let k = if t == NONE { 0 } else { self.label[t as usize] };
+                if k != 0 && !beside[..i].contains(&k) {
+                    self.barriers[k as usize].push(b);
+                }
+                beside[i] = k;
+            }
+        }
         let mut best_pushes = usize::MAX;
         for k in 1..=count {
-            barrier_of(board, &self.label, boxes, k, &mut self.barrier);
-            let needs_work = self.goal_in[k as usize] || self.barrier.iter().any(|&b| !board.is_goal[b as usize]);
+            let barrier = &self.barriers[k as usize];
+            let needs_work = self.goal_in[k as usize] || barrier.iter().any(|&b| !board.is_goal[b as usize]);
             if !needs_work {
                 continue;
             }
-            if let Some(pushes) = self.pi_pushes(board, occupied, reach, k) {
+            if let Some(pushes) = self.pi_pushes(board, occupied, reach, k, barrier) {
                 if pushes < best_pushes {
                     best_pushes = pushes;
-                    std::mem::swap(&mut self.best, &mut self.barrier);
+                    self.best.clear();
+                    self.best.extend_from_slice(barrier);
                     if pushes == 0 {
                         break;
                     }
@@ -127,11 +144,11 @@ impl Corrals {
         Corral::Only
     }
 
-    /// Pushes into corral `k` if it is a PI-corral, else `None`.
-    fn pi_pushes(&self, board: &Board, occupied: &[bool], reach: &Reach, k: u32) -> Option<usize> {
+    /// Pushes into corral `k`, whose barrier is `barrier`, if it is a PI-corral, else `None`.
+    fn pi_pushes(&self, board: &Board, occupied: &[bool], reach: &Reach, k: u32, barrier: &[Cell]) -> Option<usize> {
         let in_corral = |c: Cell| c != NONE && !occupied[c as usize] && self.label[c as usize] == k;
         let mut pushes = 0;
-        for &b in &self.barrier {
+        for &b in barrier {
             for d in 0..4 {
                 let to = board.step(b, d);
                 let from = board.step(b, d ^ 1);
@@ -150,7 +167,7 @@ impl Corrals {
                     }
                     return None; // possible later, once something else moves
                 }
-                if occupied[to as usize] && self.barrier.contains(&to) {
+                if occupied[to as usize] && barrier.contains(&to) {
                     continue; // a barrier box cannot move before the corral opens
                 }
                 return None; // an outward push is possible now or may become so
@@ -158,13 +175,6 @@ impl Corrals {
         }
         Some(pushes)
     }
-}
-
-/// The boxes of `boxes` next to a cell labelled `k`, into `out`.
-fn barrier_of(board: &Board, label: &[u32], boxes: &[Cell], k: u32, out: &mut Vec<Cell>) {
-    out.clear();
-    let next_to_corral = |b: Cell| board.nbr[b as usize].iter().any(|&t| t != NONE && label[t as usize] == k);
-    out.extend(boxes.iter().copied().filter(|&b| next_to_corral(b)));
 }
 
 #[cfg(test)]

@@ -71,14 +71,15 @@ impl CorralDeadlocks {
         }
     }
 
-    /// Is any corral labelled by the last `corrals.analyse` of this position (`boxes`,
-    /// the player on `player`) a proven deadlock?
-    pub fn any_dead(&mut self, board: &Board, corrals: &Corrals, boxes: &[Cell], player: Cell) -> bool {
-        (1..=corrals.count()).any(|k| self.corral_dead(board, corrals, boxes, player, k))
+    /// Is any corral labelled by the last `corrals.analyse` of this position (the player
+    /// on `player`) a proven deadlock?
+    pub fn any_dead(&mut self, board: &Board, corrals: &Corrals, player: Cell) -> bool {
+        (1..=corrals.count()).any(|k| self.corral_dead(board, corrals, player, k))
     }
 
-    fn corral_dead(&mut self, board: &Board, corrals: &Corrals, boxes: &[Cell], player: Cell, k: u32) -> bool {
-        corrals.barrier_of(board, boxes, k, &mut self.barrier);
+    fn corral_dead(&mut self, board: &Board, corrals: &Corrals, player: Cell, k: u32) -> bool {
+        self.barrier.clear();
+        self.barrier.extend_from_slice(corrals.barrier(k));
         if self.barrier.len() > MAX_BARRIER {
             return false;
         }
@@ -231,7 +232,7 @@ mod tests {
         let (_, corrals) = corrals_at_start(&board);
         assert_eq!(corrals.count(), 1);
         let mut searcher = CorralDeadlocks::new(board.n);
-        assert!(searcher.any_dead(&board, &corrals, &boxes, board.start_player));
+        assert!(searcher.any_dead(&board, &corrals, board.start_player));
         assert!(searcher.nodes < SEALED_NODE_LIMIT as u64, "{} positions", searcher.nodes);
     }
 
@@ -246,7 +247,7 @@ mod tests {
             let (board, boxes, text) = (p.board, &p.boxes, &p.text);
             let (reach, corrals) = corrals_at_start(board);
             let mut searcher = CorralDeadlocks::new(board.n);
-            let dead = searcher.any_dead(board, &corrals, boxes, p.player);
+            let dead = searcher.any_dead(board, &corrals, p.player);
             if dead {
                 proven += 1;
                 let solvable = solvable(board, boxes, p.player);
@@ -255,7 +256,7 @@ mod tests {
             // Anywhere in his area the player gets the same verdict, from the cache.
             let searches = searcher.searches;
             for c in (0..board.n as Cell).filter(|&c| reach.reached(c)) {
-                assert_eq!(searcher.any_dead(board, &corrals, boxes, c), dead, "{}", text);
+                assert_eq!(searcher.any_dead(board, &corrals, c), dead, "{}", text);
             }
             assert_eq!(searcher.searches, searches);
         });

@@ -628,7 +628,7 @@ impl<'a> Search<'a> {
         let mut alive = self.bound_of(&boxes[..m], boxes[m]).is_some();
         if alive {
             self.corrals.analyse(board, &self.occupied, &boxes[..m], &self.reach, &self.areas);
-            if self.corral_deadlocks.any_dead(board, &self.corrals, &boxes[..m], boxes[m]) {
+            if self.corral_deadlocks.any_dead(board, &self.corrals, boxes[m]) {
                 self.stats.dead_corrals += 1;
                 alive = false;
             }

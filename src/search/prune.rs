@@ -69,7 +69,7 @@ impl<'a> Pruners<'a> {
     /// The cuts that look beyond the node's own pushes: its corrals searched to the end,
     /// and the board its boxes frozen on goals leave.
     pub fn proved_dead(&mut self, occupied: &[bool], boxes: &[Cell], player: Cell, stats: &mut Stats) -> bool {
-        if self.corral_rules && self.corral_deadlocks.any_dead(self.board, &self.corrals, boxes, player) {
+        if self.corral_rules && self.corral_deadlocks.any_dead(self.board, &self.corrals, player) {
             stats.dead_corral_search += 1;
             return true;
         }

@@ -597,6 +597,27 @@ impl Areas {
 mod tests {
     use super::*;
 
+    /// Small rooms joined by doorways: many cells whose box cuts the floor.
+    const ROOMS: &str = "##########\n#@   #   #\n# ## # # #\n#   $    #\n## # ##  #\n#    .#  #\n##########\n";
+
+    /// Pseudo-random numbers below `m`, the same from the same seed.
+    fn numbers(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |m| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % m
+        }
+    }
+
+    /// Up to 3,000 layouts of `b`, a box on about one cell in five, each with a free root.
+    fn layouts(b: &Board, seed: u64) -> impl Iterator<Item = (Vec<bool>, Cell)> + '_ {
+        let mut rnd = numbers(seed);
+        (0..3000).filter_map(move |_| {
+            let occ: Vec<bool> = (0..b.n).map(|_| rnd(5) == 0).collect();
+            let root = rnd(b.n) as Cell;
+            (!occ[root as usize]).then_some((occ, root))
+        })
+    }
+
     #[test]
     fn boxes_split_the_area() {
         let b = Board::from_text("#######\n#  $ @#\n#.######\n");
@@ -658,11 +679,7 @@ mod tests {
         let b = Board::from_text(
             "##########\n#   #    #\n#    $   #\n# #  ## .#\n#    #   #\n##  @    #\n #   # ###\n #####\n",
         );
-        let mut seed = 11u64;
-        let mut rnd = |m: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % m
-        };
+        let mut rnd = numbers(11);
         let (mut areas, mut flood, mut parent_reach) = (Areas::new(b.n), Reach::new(b.n), Reach::new(b.n));
         let (mut asked, mut told, mut unlabelled) = (0, 0, 0);
         for _ in 0..4000 {
@@ -723,21 +740,10 @@ mod tests {
 
     #[test]
     fn blocks_tell_what_a_box_cuts_off() {
-        let map = "##########\n#@   #   #\n# ## # # #\n#   $    #\n## # ##  #\n#    .#  #\n##########\n";
-        let b = Board::from_text(map);
-        let mut seed = 7u64;
-        let mut rnd = |m: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % m
-        };
+        let b = Board::from_text(ROOMS);
         let (mut blocks, mut flood) = (Blocks::new(b.n), Reach::new(b.n));
         let (mut asked, mut cut) = (0, 0);
-        for _ in 0..3000 {
-            let occ: Vec<bool> = (0..b.n).map(|_| rnd(5) == 0).collect();
-            let root = rnd(b.n) as Cell;
-            if occ[root as usize] {
-                continue;
-            }
+        for (occ, root) in layouts(&b, 7) {
             let size = blocks.label(&b, &occ, root);
             assert_eq!(size, flood.flood(&b, &occ, NONE, &[root]).1);
             // Every cell of the area, walled up: which of its neighbours still meet?
@@ -769,21 +775,10 @@ mod tests {
     /// piece's smallest cell, as floods do.
     #[test]
     fn blocks_tell_the_pieces_and_the_players_area() {
-        let map = "##########\n#@   #   #\n# ## # # #\n#   $    #\n## # ##  #\n#    .#  #\n##########\n";
-        let b = Board::from_text(map);
-        let mut seed = 5u64;
-        let mut rnd = |m: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % m
-        };
+        let b = Board::from_text(ROOMS);
         let (mut blocks, mut flood, mut pieces) = (Blocks::new(b.n), Reach::new(b.n), Reach::new(b.n));
         let (mut asked, mut split) = (0, 0);
-        for _ in 0..3000 {
-            let occ: Vec<bool> = (0..b.n).map(|_| rnd(5) == 0).collect();
-            let root = rnd(b.n) as Cell;
-            if occ[root as usize] {
-                continue;
-            }
+        for (occ, root) in layouts(&b, 5) {
             blocks.label(&b, &occ, root);
             flood.fill(&b, &occ, root);
             let area: Vec<Cell> = (0..b.n as Cell).filter(|&c| flood.reached(c)).collect();

@@ -268,6 +268,9 @@ impl Blocks {
     /// (a labelled cell). The pieces cut off are the subtrees of the children of `to`
     /// that no back edge leads out of; the root's piece is the rest.
     pub fn without(&mut self, board: &Board, to: Cell, player: Cell) -> (Cell, u16) {
+        debug_assert!(
+            to != self.root && self.disc[to as usize] >= self.base && self.disc[player as usize] >= self.base
+        );
         let inside =
             |v: Cell, x: Cell| (self.disc[v as usize]..=self.last[v as usize]).contains(&self.disc[x as usize]);
         let smallest = self.least[self.root as usize];

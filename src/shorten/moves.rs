@@ -165,9 +165,10 @@ impl Stretch<'_> {
                     }
                 }
             }
-            // A walk of `limit - g - 1` steps or more makes no child cheaper than `limit`.
+            // A walk of `limit - g - 1` steps or more makes no child cheaper than `limit`
+            // (none at all once this node, the end, has just set `limit` to `g`).
             self.mark(occupied, boxes, true);
-            walks.from(board, occupied, at, None, limit - g - 1);
+            walks.from(board, occupied, at, None, limit.saturating_sub(g + 1));
             for (j, &b) in boxes.iter().enumerate() {
                 for d in 0..4 {
                     let (to, stand) = (board.step(b, d), board.step(b, d ^ 1));

@@ -296,10 +296,9 @@ struct Child {
     box_hash: u64,
     /// Boxes on this side's targets before the move.
     packed: u16,
-    /// For a whole box move, what the box's blocks (labelled with it lifted) tell of the
-    /// child's player area (`Blocks::without`): its smallest cell and the pieces around
-    /// the box.
-    cut: Option<(Cell, u16)>,
+    /// A whole box move: the box path's blocks, labelled with the box lifted, can tell
+    /// the child's player area (`Blocks::without`).
+    by_blocks: bool,
 }
 
 /// The node being expanded, as the children that move one box far need it.
@@ -331,7 +330,7 @@ impl Expanding {
             depth: self.depth.saturating_add(pushes as u16 - 1),
             box_hash: self.box_hash,
             packed: self.packed,
-            cut: None,
+            by_blocks: false,
         }
     }
 }
@@ -707,7 +706,7 @@ mod tests {
             depth: 1,
             box_hash: 0,
             packed: 0,
-            cut: None,
+            by_blocks: false,
         };
         assert_eq!(side.advice.child_doorways(&child(0, at(3, 2), at(2, 2), 2)), 0, "out of the mouth into a room");
         assert_eq!(side.advice.child_doorways(&child(1, at(6, 2), at(5, 2), 2)), 2, "into the other mouth");

@@ -139,8 +139,7 @@ impl<'a> Side<'a> {
                     (to, after, Via::Step)
                 };
                 let child_hash = box_hash ^ self.cx.zobrist.boxes[b as usize] ^ self.cx.zobrist.boxes[to as usize];
-                self.table.prefetch(child_hash);
-                other.prefetch(child_hash);
+                self.prefetch_child(child_hash, other);
                 if self.pruners.dead_child(&mut self.pos.occupied, &self.pos.boxes, b, to, after, &mut self.stats) {
                     continue;
                 }
@@ -148,8 +147,18 @@ impl<'a> Side<'a> {
                 // Stored in forward terms: backward, the pull to -> after is the push back.
                 let push =
                     if forward { Push { via, ..Push::step(b, d as u8, to) } } else { Push::step(to, (d ^ 1) as u8, b) };
-                let child =
-                    Child { node, slot: k, from: b, to, player: after, push, depth, box_hash, packed, cut: None };
+                let child = Child {
+                    node,
+                    slot: k,
+                    from: b,
+                    to,
+                    player: after,
+                    push,
+                    depth,
+                    box_hash,
+                    packed,
+                    by_blocks: false,
+                };
                 let plain_allowed = !enters_room
                     || self.cx.packing.next_goal(self.cx.packing.room[to as usize], &self.pos.occupied) == Some(to);
                 if plain_allowed {
@@ -282,18 +291,15 @@ impl<'a> Side<'a> {
             }
             self.pos.occupied[b as usize] = true;
             // The table slots of the next few children load while this one is checked.
-            let child_hash =
-                |m: &BoxMove| at.box_hash ^ self.cx.zobrist.boxes[b as usize] ^ self.cx.zobrist.boxes[m.to as usize];
-            for m in reached.iter().take(PREFETCH_AHEAD) {
-                let h = child_hash(m);
-                self.table.prefetch(h);
-                other.prefetch(h);
-            }
+            let child_hash = |i: usize| {
+                reached
+                    .get(i)
+                    .map(|m| at.box_hash ^ self.cx.zobrist.boxes[b as usize] ^ self.cx.zobrist.boxes[m.to as usize])
+            };
+            (0..PREFETCH_AHEAD).filter_map(child_hash).for_each(|h| self.prefetch_child(h, other));
             for (i, &m) in reached.iter().enumerate() {
-                if let Some(next) = reached.get(i + PREFETCH_AHEAD) {
-                    let h = child_hash(next);
-                    self.table.prefetch(h);
-                    other.prefetch(h);
+                if let Some(h) = child_hash(i + PREFETCH_AHEAD) {
+                    self.prefetch_child(h, other);
                 }
                 result = self.whole_box_move(at, k, m, other);
                 if result.is_some() {
@@ -305,6 +311,13 @@ impl<'a> Side<'a> {
         result
     }
 
+    /// Start loading the table slots, this side's and the other's, of a child whose box
+    /// layout hashes to `box_hash`.
+    fn prefetch_child(&self, box_hash: u64, other: Opposite) {
+        self.table.prefetch(box_hash);
+        other.prefetch(box_hash);
+    }
+
     /// One child of `whole_box_moves`: the box in slot `k` moved as `m` says.
     fn whole_box_move(&mut self, at: Expanding, k: usize, m: BoxMove, other: Opposite) -> Option<Step> {
         let b = self.pos.boxes[k];
@@ -312,9 +325,7 @@ impl<'a> Side<'a> {
             return None;
         }
         self.stats.macros += 1;
-        // The box's blocks, labelled with it lifted, tell the child's area too.
-        let cut = Some(self.macros.box_path.blocks().without(self.cx.board, m.to, m.player));
-        let child = Child { cut, ..at.moved(k, b, m.to, m.dir, m.pushes as usize, m.player) };
+        let child = Child { by_blocks: true, ..at.moved(k, b, m.to, m.dir, m.pushes as usize, m.player) };
         self.emit(&child, other)
     }
 
@@ -344,12 +355,15 @@ impl<'a> Side<'a> {
     fn emit(&mut self, c: &Child, other: Opposite) -> Option<Step> {
         let nb = self.nboxes;
         let labelled = self.pos.areas.child(self.cx.board, &self.pos.occupied, c.from, c.to, c.player);
-        self.pos.child_area = match (labelled, c.cut) {
+        // Else the moved box's blocks, labelled with it lifted, tell it for a whole box move.
+        let cut = (labelled.is_none() && c.by_blocks)
+            .then(|| self.macros.box_path.blocks().without(self.cx.board, c.to, c.player));
+        self.pos.child_area = match (labelled, cut) {
             (Some(_), _) => ChildArea::Labelled,
             (None, Some((_, pieces))) => ChildArea::Cut(pieces),
             (None, None) => ChildArea::Flooded,
         };
-        let norm = labelled.or(c.cut.map(|(least, _)| least)).unwrap_or_else(|| {
+        let norm = labelled.or(cut.map(|(least, _)| least)).unwrap_or_else(|| {
             self.pos.occupied[c.from as usize] = false;
             self.pos.occupied[c.to as usize] = true;
             let norm = self.pos.child_reach.fill(self.cx.board, &self.pos.occupied, c.player);
@@ -458,7 +472,7 @@ impl<'a> Side<'a> {
             player: last.from,
             push: Push { to: last.to, via: Via::Room, ..c.push },
             depth: c.depth.saturating_add(path.len() as u16),
-            cut: None,
+            by_blocks: false,
             ..*c
         };
         self.emit(&child, other)

@@ -3,7 +3,9 @@
 //! pulled to a start cell not used yet (removed); when no box can go, one is pulled to a
 //! parking cell instead, to be removed once the goals are empty. Read backwards, the
 //! phases say which goals (and parking cells) to fill first, across every room at once;
-//! a forward search ranks its nodes by how far along the plan they are (`Plan::rank`).
+//! a forward search ranks its nodes by how far along the plan they are (`Plan::progress`).
+//! Boxes go to their nearest start first; when that finds no plan, a second attempt
+//! matches boxes to starts and parks them as YASS does.
 
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::limits::{PLAN_MAX_BOXES, PLAN_WORK};
@@ -45,6 +47,13 @@ struct Peel<'b> {
     /// Goals parked once already, and cells parked on once: each gets one chance.
     parked_goal: Vec<bool>,
     parked_cell: Vec<bool>,
+    /// Boxes go to the start that leaves the goals still holding a box the most starts
+    /// (`guard`), not to the nearest: the second attempt, when the nearest fails.
+    matched: bool,
+    /// Per start cell: the goals a lone box on it reaches; per goal: how many unused start
+    /// cells reach it.
+    start_goals: Vec<Vec<u16>>,
+    free: Vec<u16>,
     ops: Vec<Op>,
     reach: Reach,
     seen: Vec<u32>,
@@ -53,6 +62,75 @@ struct Peel<'b> {
 }
 
 impl Peel<'_> {
+    /// The peeling's steps, or `None`. The first attempt may do `PLAN_WORK`, the second a
+    /// quarter of it: the plans it finds take far less, and where it finds none it would
+    /// only delay the search.
+    fn run(board: &Board, matched: bool) -> Option<Vec<Op>> {
+        let n = board.n;
+        let mut is_start = vec![false; n];
+        board.start_boxes.iter().for_each(|&s| is_start[s as usize] = true);
+        let m = board.goals.len();
+        let mut start_goals = vec![Vec::new(); n];
+        let mut free = vec![0u16; m];
+        for &s in &board.start_boxes {
+            start_goals[s as usize] =
+                (0..m).filter(|&j| board.to_goal[j * n + s as usize] != FAR).map(|j| j as u16).collect();
+            start_goals[s as usize].iter().for_each(|&j| free[j as usize] += 1);
+        }
+        let mut peel = Peel {
+            board,
+            occ: vec![false; n],
+            from_goal: vec![NONE; n],
+            is_start,
+            used_start: vec![false; n],
+            parked_goal: vec![false; n],
+            parked_cell: vec![false; n],
+            matched,
+            start_goals,
+            free,
+            ops: Vec::new(),
+            reach: Reach::new(n),
+            seen: vec![0; n * 4],
+            stamp: 0,
+            work: if matched { PLAN_WORK / 4 } else { PLAN_WORK },
+        };
+        board.goals.iter().for_each(|&g| peel.occ[g as usize] = true);
+        // The player may have ended in any area of the solved position next to a box.
+        let mut tried = vec![false; n];
+        for c in 0..n as Cell {
+            let touches = board.nbr[c as usize].iter().any(|&t| t != NONE && peel.occ[t as usize]);
+            if peel.occ[c as usize] || tried[c as usize] || !touches {
+                continue;
+            }
+            peel.reach.flood(board, &peel.occ, NONE, &[c]);
+            (0..n).filter(|&x| peel.reach.reached(x as Cell)).for_each(|x| tried[x] = true);
+            if peel.peel(c) {
+                return Some(peel.ops);
+            }
+            if peel.work == 0 {
+                break;
+            }
+        }
+        None
+    }
+
+    /// Mark the start cell `s` used (or free again), counting the goals it reaches down.
+    fn use_start(&mut self, s: Cell, on: bool) {
+        self.used_start[s as usize] = on;
+        for &j in &self.start_goals[s as usize] {
+            self.free[j as usize] = if on { self.free[j as usize] - 1 } else { self.free[j as usize] + 1 };
+        }
+    }
+
+    /// The fewest unused starts that any goal start `s` reaches and that still holds its
+    /// box has: the start that keeps it highest takes least from the goals that need it
+    /// (YASS's greedy matching guard).
+    fn guard(&self, s: Cell) -> u16 {
+        let goals = &self.board.goals;
+        let holding = self.start_goals[s as usize].iter().filter(|&&j| self.occ[goals[j as usize] as usize]);
+        holding.map(|&j| self.free[j as usize]).min().unwrap_or(u16::MAX)
+    }
+
     /// The cells the box on `from` can be pulled to, the player starting in `seed`'s area,
     /// fewest pulls first, each with where the last pull leaves him; with `to_start`, only
     /// up to the first unused start cell.
@@ -97,6 +175,48 @@ impl Peel<'_> {
         out
     }
 
+    /// YASS's parking cells for the box on goal `g`, of `cells` (distance back, goal, cell,
+    /// player), farthest back first: the one farthest back and the one farthest away on
+    /// the grid, each leaving the player a way back to the goal.
+    fn parking_cells(&mut self, g: Cell, mut cells: Vec<(u16, Cell, Cell, Cell)>) -> Vec<(u16, Cell, Cell, Cell)> {
+        let b = self.board;
+        let mut out = Vec::new();
+        let grid = |a: Cell, c: Cell| {
+            let ((ax, ay), (cx, cy)) = (b.xy(a), b.xy(c));
+            ax.abs_diff(cx) + ay.abs_diff(cy)
+        };
+        for round in 0..2 {
+            if round == 1 {
+                let first = out.first().map(|t: &(u16, Cell, Cell, Cell)| t.2);
+                cells.retain(|t| Some(t.2) != first);
+                cells.sort_by_key(|t| std::cmp::Reverse((grid(g, t.2), first.map_or(0, |f| grid(f, t.2)))));
+            }
+            if let Some(&t) = cells.iter().find(|t| self.walks_back(g, t.2, t.3)) {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    /// Can the player, left on `player` by pulling the box on goal `g` to `to`, walk back
+    /// to the goal?
+    fn walks_back(&mut self, g: Cell, to: Cell, player: Cell) -> bool {
+        self.occ[g as usize] = false;
+        self.occ[to as usize] = true;
+        let (_, visited) = self.reach.flood(self.board, &self.occ, NONE, &[player]);
+        self.work = self.work.saturating_sub(visited as u64);
+        let back = self.reach.reached(g);
+        self.occ[to as usize] = false;
+        self.occ[g as usize] = true;
+        back
+    }
+
+    /// Is goal `g` in a corner? Its box blocks less there: other goals' boxes park first.
+    fn corner(&self, g: Cell) -> bool {
+        let wall = |d| self.board.step(g, d) == NONE;
+        (wall(0) || wall(1)) && (wall(2) || wall(3))
+    }
+
     /// Peel the boxes left, the player in `seed`'s area; `true` once the board is empty.
     fn peel(&mut self, seed: Cell) -> bool {
         let b = self.board;
@@ -117,11 +237,20 @@ impl Peel<'_> {
             let to = if all_on_starts {
                 Some(c)
             } else {
-                let pulls = self.pulls(c, seed, true);
-                pulls.iter().map(|&(x, _)| x).find(|&x| self.is_start[x as usize] && !self.used_start[x as usize])
+                let pulls = self.pulls(c, seed, !self.matched);
+                let mut starts = pulls
+                    .iter()
+                    .map(|&(x, _)| x)
+                    .filter(|&x| self.is_start[x as usize] && !self.used_start[x as usize]);
+                if self.matched {
+                    // The first of the best: fewest pulls among equals.
+                    starts.map(|x| (std::cmp::Reverse(self.guard(x)), x)).min_by_key(|t| t.0).map(|t| t.1)
+                } else {
+                    starts.next()
+                }
             };
             if let Some(s) = to {
-                self.used_start[s as usize] = true;
+                self.use_start(s, true);
                 removed.push((c, s));
             }
         }
@@ -139,11 +268,12 @@ impl Peel<'_> {
                     self.occ[c as usize] = true;
                 }
             }
-            removed.iter().for_each(|&(_, s)| self.used_start[s as usize] = false);
+            removed.iter().for_each(|&(_, s)| self.use_start(s, false));
             return false;
         }
         // Stuck: park a goal's box, the goals whose box goes farthest first.
         let mut tries: Vec<(u16, Cell, Cell, Cell)> = Vec::new(); // (distance back, goal, cell, player)
+        let mut per_goal: Vec<Vec<(u16, Cell, Cell, Cell)>> = Vec::new();
         let goals: Vec<Cell> = boxes
             .iter()
             .copied()
@@ -162,9 +292,15 @@ impl Peel<'_> {
                 .filter(|t| t.0 != FAR)
                 .collect();
             cells.sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
-            tries.extend(cells.into_iter().take(PARKING_TRIES));
+            if self.matched {
+                per_goal.push(self.parking_cells(g, cells));
+            } else {
+                tries.extend(cells.into_iter().take(PARKING_TRIES));
+            }
         }
         tries.sort_by_key(|t| std::cmp::Reverse(t.0));
+        per_goal.sort_by_key(|cells| cells.first().map(|t| (std::cmp::Reverse(t.0), self.corner(t.1))));
+        tries.extend(per_goal.into_iter().flatten());
         for (_, g, x, player) in tries {
             let (g_, x_) = (g as usize, x as usize);
             self.occ[g_] = false;
@@ -199,45 +335,10 @@ impl Plan {
 
     /// The plan of `board`, or `None` when the peeling finds none within `PLAN_WORK`.
     pub fn find(board: &Board) -> Option<Plan> {
-        let n = board.n;
-        let nb = board.goals.len();
-        if !(2..=PLAN_MAX_BOXES).contains(&nb) {
+        if !(2..=PLAN_MAX_BOXES).contains(&board.goals.len()) {
             return None;
         }
-        let mut is_start = vec![false; n];
-        board.start_boxes.iter().for_each(|&s| is_start[s as usize] = true);
-        let mut peel = Peel {
-            board,
-            occ: vec![false; n],
-            from_goal: vec![NONE; n],
-            is_start,
-            used_start: vec![false; n],
-            parked_goal: vec![false; n],
-            parked_cell: vec![false; n],
-            ops: Vec::new(),
-            reach: Reach::new(n),
-            seen: vec![0; n * 4],
-            stamp: 0,
-            work: PLAN_WORK,
-        };
-        board.goals.iter().for_each(|&g| peel.occ[g as usize] = true);
-        // The player may have ended in any area of the solved position next to a box.
-        let mut tried = vec![false; n];
-        for c in 0..n as Cell {
-            let touches = board.nbr[c as usize].iter().any(|&t| t != NONE && peel.occ[t as usize]);
-            if peel.occ[c as usize] || tried[c as usize] || !touches {
-                continue;
-            }
-            peel.reach.flood(board, &peel.occ, NONE, &[c]);
-            (0..n).filter(|&x| peel.reach.reached(x as Cell)).for_each(|x| tried[x] = true);
-            if peel.peel(c) {
-                return Some(Plan::from_ops(board, &peel.ops));
-            }
-            if peel.work == 0 {
-                break;
-            }
-        }
-        None
+        [false, true].into_iter().find_map(|matched| Peel::run(board, matched)).map(|ops| Plan::from_ops(board, &ops))
     }
 
     fn from_ops(board: &Board, ops: &[Op]) -> Plan {
@@ -353,5 +454,38 @@ mod tests {
         occ.iter_mut().for_each(|x| *x = false);
         boxes.iter().for_each(|&x| occ[x as usize] = true);
         assert!(plan.progress(b.n, &boxes, |c| occ[c as usize]).1 + TARGET_WEIGHT / 2 < start);
+    }
+
+    #[test]
+    fn boxes_go_to_the_starts_the_other_goals_can_spare() {
+        // Each box pulled to its nearest free start leaves a goal with none; the matching
+        // guard finds a plan, and one with no parking.
+        let b = Board::from_text("########\n#      #\n#$.$   #\n#    @ #\n#.$ .  #\n########\n");
+        assert!(Peel::run(&b, false).is_none());
+        let ops = Peel::run(&b, true).unwrap();
+        assert!(ops.iter().all(|op| matches!(op, Op::Remove(_))));
+        assert!(Plan::find(&b).is_some());
+    }
+
+    #[test]
+    fn every_plan_fills_each_goal_once_and_each_parking_cell_before_its_goal() {
+        let mut rooms = crate::testing::Rooms::new(11);
+        let (mut plans, mut parked) = (0, 0);
+        for _ in 0..3000 {
+            let Some((b, _)) = rooms.room(6, 4, 7, 12, b"$$$...@") else { continue };
+            let Some(plan) = Plan::find(&b) else { continue };
+            plans += 1;
+            parked += plan.parked();
+            let mut goals: Vec<Cell> =
+                (0..plan.cells.len()).filter(|&i| plan.dest[i] == NONE).map(|i| plan.cells[i]).collect();
+            goals.sort_unstable();
+            let mut want = b.goals.clone();
+            want.sort_unstable();
+            assert_eq!(goals, want);
+            for (i, &d) in plan.dest.iter().enumerate().filter(|t| *t.1 != NONE) {
+                assert!(plan.cells.iter().position(|&c| c == d).unwrap() > i);
+            }
+        }
+        assert!(plans > 100 && parked > 0, "{plans} plans, {parked} parking cells");
     }
 }

@@ -177,7 +177,7 @@ impl Peel<'_> {
 
     /// YASS's parking cells for the box on goal `g`, of `cells` (distance back, goal, cell,
     /// player), farthest back first: the one farthest back and the one farthest away on
-    /// the grid, each leaving the player a way back to the goal.
+    /// the grid (then from the first), each leaving the player a way back to the goal.
     fn parking_cells(&mut self, g: Cell, mut cells: Vec<(u16, Cell, Cell, Cell)>) -> Vec<(u16, Cell, Cell, Cell)> {
         let b = self.board;
         let mut out = Vec::new();
@@ -333,7 +333,7 @@ impl Plan {
             + self.ends.capacity() * 8
     }
 
-    /// The plan of `board`, or `None` when the peeling finds none within `PLAN_WORK`.
+    /// The plan of `board`, or `None` when neither peeling finds one within its work.
     pub fn find(board: &Board) -> Option<Plan> {
         if !(2..=PLAN_MAX_BOXES).contains(&board.goals.len()) {
             return None;

@@ -557,6 +557,12 @@ impl Board {
         (g % self.width, g / self.width)
     }
 
+    /// Steps between two cells on the grid, walls ignored (Manhattan distance).
+    pub fn grid_distance(&self, a: Cell, b: Cell) -> usize {
+        let ((ax, ay), (bx, by)) = (self.xy(a), self.xy(b));
+        ax.abs_diff(bx) + ay.abs_diff(by)
+    }
+
     /// The board of a valid map text; for tests.
     #[cfg(test)]
     pub fn from_text(text: &str) -> Board {

@@ -181,15 +181,13 @@ impl Peel<'_> {
     fn parking_cells(&mut self, g: Cell, mut cells: Vec<(u16, Cell, Cell, Cell)>) -> Vec<(u16, Cell, Cell, Cell)> {
         let b = self.board;
         let mut out = Vec::new();
-        let grid = |a: Cell, c: Cell| {
-            let ((ax, ay), (cx, cy)) = (b.xy(a), b.xy(c));
-            ax.abs_diff(cx) + ay.abs_diff(cy)
-        };
         for round in 0..2 {
             if round == 1 {
                 let first = out.first().map(|t: &(u16, Cell, Cell, Cell)| t.2);
                 cells.retain(|t| Some(t.2) != first);
-                cells.sort_by_key(|t| std::cmp::Reverse((grid(g, t.2), first.map_or(0, |f| grid(f, t.2)))));
+                cells.sort_by_key(|t| {
+                    std::cmp::Reverse((b.grid_distance(g, t.2), first.map_or(0, |f| b.grid_distance(f, t.2))))
+                });
             }
             if let Some(&t) = cells.iter().find(|t| self.walks_back(g, t.2, t.3)) {
                 out.push(t);

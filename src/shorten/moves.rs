@@ -109,14 +109,10 @@ impl Stretch<'_> {
     /// Steps the player at `at` must walk before the next push at least: to beside a box
     /// of `boxes` that is not on an end cell (each of them must move).
     fn walk_bound(&self, board: &Board, boxes: &[Cell], at: Cell) -> u32 {
-        let (x, y) = board.xy(at);
         boxes
             .iter()
             .filter(|b| !self.end.contains(b))
-            .map(|&b| {
-                let (bx, by) = board.xy(b);
-                (x.abs_diff(bx) + y.abs_diff(by)) as u32 - 1
-            })
+            .map(|&b| board.grid_distance(at, b) as u32 - 1)
             .min()
             .unwrap_or(0)
     }

@@ -5,7 +5,8 @@
 //! phases say which goals (and parking cells) to fill first, across every room at once;
 //! a forward search ranks its nodes by how far along the plan they are (`Plan::progress`).
 //! Boxes go to their nearest start first; when that finds no plan, a second attempt
-//! matches boxes to starts and parks them as YASS does.
+//! matches boxes to starts and parks them as YASS does. The plan names cells, not boxes:
+//! `stranded` tells a search when the boxes that filled its cells leave others walled off.
 
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::limits::{PLAN_MAX_BOXES, PLAN_WORK};
@@ -28,6 +29,11 @@ pub struct Plan {
     index: Vec<u16>,
     /// Per target, pushes from each cell onto it on the empty board: `rows[i * n + c]`.
     rows: Vec<u16>,
+    /// Per target, whether a lone box can get from each cell onto it with the goals of
+    /// earlier phases as walls (they hold their boxes by then): `open_rows[i * n + c]`.
+    open_rows: Vec<bool>,
+    /// Per goal target, the parking targets whose boxes go on to it.
+    parked_for: Vec<Vec<usize>>,
 }
 
 /// One step of the peeling, backwards: boxes taken off (cell, the goal a parked box came
@@ -328,6 +334,8 @@ impl Plan {
     /// The bytes its tables hold, to be paid out of the memory budget.
     pub fn heap_bytes(&self) -> usize {
         (self.cells.capacity() + self.dest.capacity() + self.index.capacity() + self.rows.capacity()) * 2
+            + self.open_rows.capacity()
+            + self.parked_for.iter().map(|v| v.capacity() * 8 + 24).sum::<usize>()
             + self.ends.capacity() * 8
     }
 
@@ -341,8 +349,15 @@ impl Plan {
 
     fn from_ops(board: &Board, ops: &[Op]) -> Plan {
         let n = board.n;
-        let mut plan =
-            Plan { cells: Vec::new(), dest: Vec::new(), ends: Vec::new(), index: vec![u16::MAX; n], rows: Vec::new() };
+        let mut plan = Plan {
+            cells: Vec::new(),
+            dest: Vec::new(),
+            ends: Vec::new(),
+            index: vec![u16::MAX; n],
+            rows: Vec::new(),
+            open_rows: Vec::new(),
+            parked_for: Vec::new(),
+        };
         for op in ops.iter().rev() {
             let targets = match op {
                 Op::Remove(cells) => cells.clone(),
@@ -356,7 +371,64 @@ impl Plan {
             }
             plan.ends.push(plan.cells.len());
         }
+        let mut walls = vec![false; n];
+        let mut start = 0;
+        for &end in &plan.ends {
+            for i in start..end {
+                plan.open_rows.extend(pull_reach(board, plan.cells[i], &walls));
+            }
+            (start..end).filter(|&i| plan.dest[i] == NONE).for_each(|i| walls[plan.cells[i] as usize] = true);
+            start = end;
+        }
+        plan.parked_for = (0..plan.cells.len())
+            .map(|g| (0..plan.cells.len()).filter(|&p| plan.dest[p] == plan.cells[g]).collect())
+            .collect();
         plan
+    }
+
+    /// What a node whose plan order walls a box off (`stranded`) adds to its rank: half of
+    /// what all the targets are worth. It keeps its feature cell, whose count of targets
+    /// filled stays true; it only goes after the nodes there that can still follow the
+    /// plan. (Counted as no target filled, it went after far worse nodes too, and the
+    /// phase by whole box moves solved fewer levels.)
+    pub fn stranded_penalty(&self) -> usize {
+        self.cells.len() * TARGET_WEIGHT / 2
+    }
+
+    /// Has the plan's order walled a box off? Each box neither on a goal nor parked (on a
+    /// parking cell whose goal is still empty) needs a goal of its own, not filled and not
+    /// a parked box's, that it can get onto, directly or by an empty parking cell of that
+    /// goal, with the goals of earlier phases as walls: `true` when no matching gives each
+    /// such box one. The plan names cells, not boxes; this catches the nearest boxes
+    /// taking cells that only others could have used.
+    pub fn stranded(&self, n: usize, boxes: &[Cell], occ: impl Fn(Cell) -> bool) -> bool {
+        let mut free: Vec<Cell> = Vec::with_capacity(boxes.len());
+        let mut reserved = Vec::new();
+        for &b in boxes {
+            match self.target_at(b) {
+                Some(i) if self.dest[i] == NONE => {}
+                Some(i) if !occ(self.dest[i]) => reserved.push(self.dest[i]),
+                _ => free.push(b),
+            }
+        }
+        let open: Vec<usize> = (0..self.cells.len())
+            .filter(|&i| self.dest[i] == NONE && !occ(self.cells[i]) && !reserved.contains(&self.cells[i]))
+            .collect();
+        if open.len() < free.len() {
+            return true;
+        }
+        let reaches = |b: Cell, g: usize| {
+            self.open_rows[g * n + b as usize] || self.parked_for[g].iter().any(|&p| self.open_rows[p * n + b as usize])
+        };
+        // Kuhn's augmenting paths: `owner[j]` is the box matched to `open[j]`.
+        let mut owner = vec![usize::MAX; open.len()];
+        let mut seen = vec![0usize; open.len()];
+        for (k, &b) in free.iter().enumerate() {
+            if !augment(k, b, &free, &open, &reaches, &mut owner, &mut seen, k + 1) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Parking cells in the plan.
@@ -432,6 +504,57 @@ impl Plan {
     }
 }
 
+/// The cells a lone box can be pulled to from `src` (so pushed back onto it), the player
+/// anywhere, neither box nor player on a `walls` cell.
+fn pull_reach(board: &Board, src: Cell, walls: &[bool]) -> Vec<bool> {
+    let mut seen = vec![false; board.n];
+    if walls[src as usize] {
+        return seen;
+    }
+    seen[src as usize] = true;
+    let mut queue = vec![src];
+    while let Some(x) = queue.pop() {
+        for d in 0..4 {
+            let y = board.step(x, d);
+            if y == NONE || seen[y as usize] || walls[y as usize] {
+                continue;
+            }
+            let player = board.step(y, d);
+            if player != NONE && !walls[player as usize] {
+                seen[y as usize] = true;
+                queue.push(y);
+            }
+        }
+    }
+    seen
+}
+
+/// One augmenting path for box `k` (on `b`) in `Plan::stranded`'s matching.
+#[allow(clippy::too_many_arguments)]
+fn augment(
+    k: usize,
+    b: Cell,
+    free: &[Cell],
+    open: &[usize],
+    reaches: &impl Fn(Cell, usize) -> bool,
+    owner: &mut [usize],
+    seen: &mut [usize],
+    round: usize,
+) -> bool {
+    for j in 0..open.len() {
+        if seen[j] == round || !reaches(b, open[j]) {
+            continue;
+        }
+        seen[j] = round;
+        let o = owner[j];
+        if o == usize::MAX || augment(o, free[o], free, open, reaches, owner, seen, round) {
+            owner[j] = k;
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -463,6 +586,109 @@ mod tests {
         let ops = Peel::run(&b, true).unwrap();
         assert!(ops.iter().all(|op| matches!(op, Op::Remove(_))));
         assert!(Plan::find(&b).is_some());
+    }
+
+    /// The plan, forward, fills (5,1) and then (6,1) of a corridor.
+    fn corridor() -> (Board, Plan) {
+        let b = Board::from_text("###########\n#@ $ .. $ #\n###########\n");
+        let ops = [Op::Remove(vec![(b.cell_at(6, 1), NONE)]), Op::Remove(vec![(b.cell_at(5, 1), NONE)])];
+        let plan = Plan::from_ops(&b, &ops);
+        assert_eq!(plan.cells, vec![b.cell_at(5, 1), b.cell_at(6, 1)]);
+        (b, plan)
+    }
+
+    fn stranded_with(b: &Board, plan: &Plan, boxes: &[(usize, usize)]) -> bool {
+        let boxes: Vec<Cell> = boxes.iter().map(|&(x, y)| b.cell_at(x, y)).collect();
+        plan.stranded(b.n, &boxes, |c| boxes.contains(&c))
+    }
+
+    #[test]
+    fn a_box_that_takes_the_way_in_of_another_strands_it() {
+        let (b, plan) = corridor();
+        assert!(!stranded_with(&b, &plan, &[(3, 1), (8, 1)]));
+        // The left box fills the first target: the right one still gets to the second.
+        assert!(!stranded_with(&b, &plan, &[(5, 1), (8, 1)]));
+        // The right box does: the left one can never pass it to the second.
+        assert!(stranded_with(&b, &plan, &[(3, 1), (5, 1)]));
+    }
+
+    #[test]
+    fn a_parking_cell_is_a_way_to_its_goal() {
+        // Forward: park a box on (2,1), fill (5,1), then take the parked box on to (3,1).
+        // Both boxes come from the right, past (5,1): only the parking cell lets one of
+        // them reach (3,1) before (5,1) walls it off.
+        let b = Board::from_text("############\n#  . .  $$@#\n############\n");
+        let (p, g1, g2) = (b.cell_at(2, 1), b.cell_at(5, 1), b.cell_at(3, 1));
+        let ops = [Op::Park(g2), Op::Remove(vec![(g1, NONE)]), Op::Remove(vec![(p, g2)])];
+        let parked = Plan::from_ops(&b, &ops);
+        assert_eq!((parked.cells.clone(), parked.parked()), (vec![p, g1, g2], 1));
+        assert!(!stranded_with(&b, &parked, &[(8, 1), (9, 1)]));
+        let direct = Plan::from_ops(&b, &[Op::Remove(vec![(g2, NONE)]), Op::Remove(vec![(g1, NONE)])]);
+        assert!(stranded_with(&b, &direct, &[(8, 1), (9, 1)]));
+    }
+
+    /// `stranded` against every assignment of the boxes to the open goals: the same answer
+    /// on random rooms, plans with parking cells among them.
+    #[test]
+    fn stranded_means_no_assignment_gives_each_box_a_goal() {
+        fn assign(free: &[Cell], open: &mut Vec<usize>, ok: &dyn Fn(Cell, usize) -> bool) -> bool {
+            let Some((&b, rest)) = free.split_first() else { return true };
+            for j in 0..open.len() {
+                let g = open.remove(j);
+                let found = ok(b, g) && assign(rest, open, ok);
+                open.insert(j, g);
+                if found {
+                    return true;
+                }
+            }
+            false
+        }
+        let mut rooms = crate::testing::Rooms::new(11);
+        let (mut checked, mut stranded, mut parked) = (0, 0, 0);
+        for _ in 0..3000 {
+            let Some((b, _)) = rooms.room(6, 4, 7, 12, b"$$$...@") else { continue };
+            let Some(plan) = Plan::find(&b) else { continue };
+            // The boxes anywhere, half of them on the plan's targets, parking cells too.
+            let mut boxes: Vec<Cell> = Vec::new();
+            while boxes.len() < b.goals.len() {
+                let c = match rooms.below(2) {
+                    0 => plan.cells[rooms.below(plan.cells.len() as u64) as usize],
+                    _ => rooms.below(b.n as u64) as Cell,
+                };
+                if !boxes.contains(&c) {
+                    boxes.push(c);
+                }
+            }
+            let occ = |c: Cell| boxes.contains(&c);
+            let on = |c: Cell| plan.target_at(c);
+            let parked_on = |c: Cell| on(c).is_some_and(|i| plan.dest[i] != NONE && !occ(plan.dest[i]));
+            let free: Vec<Cell> = boxes
+                .iter()
+                .copied()
+                .filter(|&c| !parked_on(c) && !on(c).is_some_and(|i| plan.dest[i] == NONE))
+                .collect();
+            let reserved: Vec<Cell> =
+                boxes.iter().filter(|&&c| parked_on(c)).map(|&c| plan.dest[on(c).unwrap()]).collect();
+            let mut open: Vec<usize> = (0..plan.cells.len())
+                .filter(|&i| plan.dest[i] == NONE && !occ(plan.cells[i]) && !reserved.contains(&plan.cells[i]))
+                .collect();
+            let n = b.n;
+            let ok = |x: Cell, g: usize| {
+                plan.open_rows[g * n + x as usize]
+                    || (0..plan.cells.len()).any(|p| {
+                        plan.dest[p] == plan.cells[g] && !occ(plan.cells[p]) && plan.open_rows[p * n + x as usize]
+                    })
+            };
+            let expected = !assign(&free, &mut open, &ok);
+            assert_eq!(plan.stranded(n, &boxes, occ), expected, "{boxes:?} on {:?}", plan.cells);
+            checked += 1;
+            stranded += expected as usize;
+            parked += boxes.iter().any(|&c| parked_on(c)) as usize;
+        }
+        assert!(
+            checked > 100 && stranded > 10 && checked - stranded > 10 && parked > 0,
+            "{checked} {stranded} {parked}"
+        );
     }
 
     #[test]

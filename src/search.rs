@@ -424,6 +424,10 @@ pub struct Side<'a> {
     /// Forward only: the `WAYPOINTS` stored nodes with the most boxes on target (the first
     /// found among equals), with those counts.
     most_packed: Vec<(u32, u16)>,
+    /// Per node under a plan: the plan's order walls some box off (`Plan::stranded`); and
+    /// the expanding node's targets filled in plan order and that flag.
+    stranded: Vec<bool>,
+    parent_plan: (usize, bool),
     /// Set once a child had to be dropped for lack of room: exhaustion then proves nothing.
     pub overflowed: bool,
     /// Set once a child was dropped by an incomplete rule: exhaustion then proves nothing.
@@ -481,6 +485,8 @@ impl<'a> Side<'a> {
             pos: Position::new(board.n, nboxes),
             macros: Macros::new(board.n, forward && switches.packing_macro),
             most_packed: Vec::new(),
+            stranded: Vec::new(),
+            parent_plan: (0, false),
             overflowed: false,
             incomplete: false,
             stats,

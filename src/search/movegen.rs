@@ -87,6 +87,11 @@ impl<'a> Side<'a> {
         let box_hash = self.cx.zobrist.of_boxes(&self.pos.boxes);
         let packed = self.packed(&self.pos.boxes);
         self.advice.expanding(node, &self.table, &self.pos.boxes);
+        if let Some(plan) = self.plan {
+            let occ = &self.pos.occupied;
+            let filled = plan.progress(self.cx.board.n, &self.pos.boxes, |x| occ[x as usize]).0;
+            self.parent_plan = (filled, self.stranded.get(node as usize).copied().unwrap_or(false));
+        }
 
         let strict = forward && self.switches.strict_rooms;
         let mut result = Step::Expanded;
@@ -393,13 +398,20 @@ impl<'a> Side<'a> {
             return None;
         }
         let packed = self.child_packed(c);
+        let mut stranded = false;
         // Under a plan, its progress is the feature cells' count of boxes packed.
         let (filled, by_plan) = match self.plan {
             Some(plan) => {
                 let (occ, from, to) = (&self.pos.occupied, c.from, c.to);
-                let (f, r) =
-                    plan.progress(self.cx.board.n, &self.pos.key[..nb], |x| x == to || x != from && occ[x as usize]);
-                (f as u16, r)
+                let n = self.cx.board.n;
+                let (f, r) = plan.progress(n, &self.pos.key[..nb], |x| x == to || x != from && occ[x as usize]);
+                // Whether the order walls a box off changes only with the targets filled.
+                stranded = if f != self.parent_plan.0 {
+                    plan.stranded(n, &self.pos.key[..nb], |x| x == to || x != from && occ[x as usize])
+                } else {
+                    self.parent_plan.1
+                };
+                (f as u16, if stranded { r + plan.stranded_penalty() } else { r })
             }
             None => (packed, 0),
         };
@@ -411,6 +423,12 @@ impl<'a> Side<'a> {
                 return Some(Step::Full);
             }
         };
+        if stranded {
+            if self.stranded.len() <= child as usize {
+                self.stranded.resize(child as usize + 1, false);
+            }
+            self.stranded[child as usize] = true;
+        }
         self.note_closest(h, packed);
         if self.direction == Direction::Forward {
             self.note_most_packed(child, packed);

@@ -424,8 +424,9 @@ pub struct Side<'a> {
     /// Forward only: the `WAYPOINTS` stored nodes with the most boxes on target (the first
     /// found among equals), with those counts.
     most_packed: Vec<(u32, u16)>,
-    /// Per node under a plan: the plan's order walls some box off (`Plan::stranded`); and
-    /// the expanding node's targets filled in plan order and that flag.
+    /// Per node under a plan: the plan's order walls some box off (`Plan::stranded`), one
+    /// byte a node outside the table's budget, as the advisor weights; and the expanding
+    /// node's targets filled in plan order and that flag.
     stranded: Vec<bool>,
     parent_plan: (usize, bool),
     /// Set once a child had to be dropped for lack of room: exhaustion then proves nothing.

@@ -29,11 +29,11 @@ pub struct Plan {
     index: Vec<u16>,
     /// Per target, pushes from each cell onto it on the empty board: `rows[i * n + c]`.
     rows: Vec<u16>,
-    /// Per target, whether a lone box can get from each cell onto it with the goals of
-    /// earlier phases as walls (they hold their boxes by then): `open_rows[i * n + c]`.
-    open_rows: Vec<bool>,
-    /// Per goal target, the parking targets whose boxes go on to it.
-    parked_for: Vec<Vec<usize>>,
+    /// Per cell, the goal targets a lone box on it can get onto with the goals of earlier
+    /// phases as walls (they hold their boxes by then), directly or by a parking cell of
+    /// the goal: a bit set over targets, `words` words a cell.
+    reach_bits: Vec<u64>,
+    words: usize,
 }
 
 /// One step of the peeling, backwards: boxes taken off (cell, the goal a parked box came
@@ -334,8 +334,7 @@ impl Plan {
     /// The bytes its tables hold, to be paid out of the memory budget.
     pub fn heap_bytes(&self) -> usize {
         (self.cells.capacity() + self.dest.capacity() + self.index.capacity() + self.rows.capacity()) * 2
-            + self.open_rows.capacity()
-            + self.parked_for.iter().map(|v| v.capacity() * 8 + 24).sum::<usize>()
+            + self.reach_bits.capacity() * 8
             + self.ends.capacity() * 8
     }
 
@@ -355,8 +354,8 @@ impl Plan {
             ends: Vec::new(),
             index: vec![u16::MAX; n],
             rows: Vec::new(),
-            open_rows: Vec::new(),
-            parked_for: Vec::new(),
+            reach_bits: Vec::new(),
+            words: 0,
         };
         for op in ops.iter().rev() {
             let targets = match op {
@@ -371,18 +370,24 @@ impl Plan {
             }
             plan.ends.push(plan.cells.len());
         }
+        let t = plan.cells.len();
+        let mut rows: Vec<Vec<bool>> = Vec::with_capacity(t);
         let mut walls = vec![false; n];
         let mut start = 0;
         for &end in &plan.ends {
-            for i in start..end {
-                plan.open_rows.extend(pull_reach(board, plan.cells[i], &walls));
-            }
+            rows.extend((start..end).map(|i| pull_reach(board, plan.cells[i], &walls)));
             (start..end).filter(|&i| plan.dest[i] == NONE).for_each(|i| walls[plan.cells[i] as usize] = true);
             start = end;
         }
-        plan.parked_for = (0..plan.cells.len())
-            .map(|g| (0..plan.cells.len()).filter(|&p| plan.dest[p] == plan.cells[g]).collect())
-            .collect();
+        plan.words = t.div_ceil(64);
+        plan.reach_bits = vec![0; n * plan.words];
+        for g in (0..t).filter(|&g| plan.dest[g] == NONE) {
+            let ways: Vec<usize> =
+                std::iter::once(g).chain((0..t).filter(|&p| plan.dest[p] == plan.cells[g])).collect();
+            for c in (0..n).filter(|&c| ways.iter().any(|&w| rows[w][c])) {
+                plan.reach_bits[c * plan.words + g / 64] |= 1 << (g % 64);
+            }
+        }
         plan
     }
 
@@ -401,7 +406,7 @@ impl Plan {
     /// goal, with the goals of earlier phases as walls: `true` when no matching gives each
     /// such box one. The plan names cells, not boxes; this catches the nearest boxes
     /// taking cells that only others could have used.
-    pub fn stranded(&self, n: usize, boxes: &[Cell], occ: impl Fn(Cell) -> bool) -> bool {
+    pub fn stranded(&self, boxes: &[Cell], occ: impl Fn(Cell) -> bool) -> bool {
         let mut free: Vec<Cell> = Vec::with_capacity(boxes.len());
         let mut reserved = Vec::new();
         for &b in boxes {
@@ -411,24 +416,27 @@ impl Plan {
                 _ => free.push(b),
             }
         }
-        let open: Vec<usize> = (0..self.cells.len())
-            .filter(|&i| self.dest[i] == NONE && !occ(self.cells[i]) && !reserved.contains(&self.cells[i]))
-            .collect();
-        if open.len() < free.len() {
-            return true;
-        }
-        let reaches = |b: Cell, g: usize| {
-            self.open_rows[g * n + b as usize] || self.parked_for[g].iter().any(|&p| self.open_rows[p * n + b as usize])
-        };
-        // Kuhn's augmenting paths: `owner[j]` is the box matched to `open[j]`.
-        let mut owner = vec![usize::MAX; open.len()];
-        let mut seen = vec![0usize; open.len()];
-        for (k, &b) in free.iter().enumerate() {
-            if !augment(k, b, &free, &open, &reaches, &mut owner, &mut seen, k + 1) {
-                return true;
+        let mut open = vec![0u64; self.words];
+        let mut count = 0;
+        for i in (0..self.cells.len()).filter(|&i| self.dest[i] == NONE) {
+            if !occ(self.cells[i]) && !reserved.contains(&self.cells[i]) {
+                open[i / 64] |= 1 << (i % 64);
+                count += 1;
             }
         }
-        false
+        if count < free.len() {
+            return true;
+        }
+        // Kuhn's augmenting paths, each box first trying a goal no other box has taken.
+        let mut m =
+            Matching { plan: self, free: &free, open, owner: vec![usize::MAX; self.cells.len()], seen: Vec::new() };
+        (0..free.len()).any(|k| !m.take_free(k) && !m.augment(k))
+    }
+
+    /// Can a lone box on `c` get onto goal target `g`, as `stranded` counts ways?
+    #[cfg(test)]
+    fn reaches(&self, c: Cell, g: usize) -> bool {
+        self.reach_bits[c as usize * self.words + g / 64] >> (g % 64) & 1 != 0
     }
 
     /// Parking cells in the plan.
@@ -529,30 +537,67 @@ fn pull_reach(board: &Board, src: Cell, walls: &[bool]) -> Vec<bool> {
     seen
 }
 
-/// One augmenting path for box `k` (on `b`) in `Plan::stranded`'s matching.
-#[allow(clippy::too_many_arguments)]
-fn augment(
-    k: usize,
-    b: Cell,
-    free: &[Cell],
-    open: &[usize],
-    reaches: &impl Fn(Cell, usize) -> bool,
-    owner: &mut [usize],
-    seen: &mut [usize],
-    round: usize,
-) -> bool {
-    for j in 0..open.len() {
-        if seen[j] == round || !reaches(b, open[j]) {
-            continue;
-        }
-        seen[j] = round;
-        let o = owner[j];
-        if o == usize::MAX || augment(o, free[o], free, open, reaches, owner, seen, round) {
-            owner[j] = k;
-            return true;
-        }
+/// `Plan::stranded`'s matching of the free boxes to the open goals.
+struct Matching<'p> {
+    plan: &'p Plan,
+    free: &'p [Cell],
+    /// The open goal targets, as a bit set.
+    open: Vec<u64>,
+    /// Per target: the free box matched to it.
+    owner: Vec<usize>,
+    /// The targets an augmenting search has been through.
+    seen: Vec<u64>,
+}
+
+impl Matching<'_> {
+    /// Word `w` of the bit set of the open goals box `k` can get onto.
+    fn ways(&self, k: usize, w: usize) -> u64 {
+        self.plan.reach_bits[self.free[k] as usize * self.plan.words + w] & self.open[w]
     }
-    false
+
+    /// Give box `k` a goal no box has taken, if it can get onto one.
+    fn take_free(&mut self, k: usize) -> bool {
+        for w in 0..self.plan.words {
+            let mut bits = self.ways(k, w);
+            while bits != 0 {
+                let g = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.owner[g] == usize::MAX {
+                    self.owner[g] = k;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// An augmenting path for box `k`, the goals' boxes moved along it.
+    fn augment(&mut self, k: usize) -> bool {
+        self.seen.clear();
+        self.seen.resize(self.plan.words, 0);
+        self.path(k)
+    }
+
+    fn path(&mut self, k: usize) -> bool {
+        for w in 0..self.plan.words {
+            // Goals the search has been through are left out, now and as it goes deeper.
+            let mut bits = self.ways(k, w) & !self.seen[w];
+            while bits != 0 {
+                let g = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.seen[w] >> (g % 64) & 1 != 0 {
+                    continue;
+                }
+                self.seen[w] |= 1 << (g % 64);
+                let o = self.owner[g];
+                if o == usize::MAX || self.path(o) {
+                    self.owner[g] = k;
+                    return true;
+                }
+            }
+        }
+        false
+    }
 }
 
 #[cfg(test)]
@@ -599,7 +644,7 @@ mod tests {
 
     fn stranded_with(b: &Board, plan: &Plan, boxes: &[(usize, usize)]) -> bool {
         let boxes: Vec<Cell> = boxes.iter().map(|&(x, y)| b.cell_at(x, y)).collect();
-        plan.stranded(b.n, &boxes, |c| boxes.contains(&c))
+        plan.stranded(&boxes, |c| boxes.contains(&c))
     }
 
     #[test]
@@ -672,15 +717,9 @@ mod tests {
             let mut open: Vec<usize> = (0..plan.cells.len())
                 .filter(|&i| plan.dest[i] == NONE && !occ(plan.cells[i]) && !reserved.contains(&plan.cells[i]))
                 .collect();
-            let n = b.n;
-            let ok = |x: Cell, g: usize| {
-                plan.open_rows[g * n + x as usize]
-                    || (0..plan.cells.len()).any(|p| {
-                        plan.dest[p] == plan.cells[g] && !occ(plan.cells[p]) && plan.open_rows[p * n + x as usize]
-                    })
-            };
+            let ok = |x: Cell, g: usize| plan.reaches(x, g);
             let expected = !assign(&free, &mut open, &ok);
-            assert_eq!(plan.stranded(n, &boxes, occ), expected, "{boxes:?} on {:?}", plan.cells);
+            assert_eq!(plan.stranded(&boxes, occ), expected, "{boxes:?} on {:?}", plan.cells);
             checked += 1;
             stranded += expected as usize;
             parked += boxes.iter().any(|&c| parked_on(c)) as usize;

@@ -407,7 +407,7 @@ impl<'a> Side<'a> {
                 let (f, r) = plan.progress(n, &self.pos.key[..nb], |x| x == to || x != from && occ[x as usize]);
                 // Whether the order walls a box off changes only with the targets filled.
                 stranded = if f != self.parent_plan.0 {
-                    plan.stranded(n, &self.pos.key[..nb], |x| x == to || x != from && occ[x as usize])
+                    plan.stranded(&self.pos.key[..nb], |x| x == to || x != from && occ[x as usize])
                 } else {
                     self.parent_plan.1
                 };

@@ -435,6 +435,11 @@ impl Board {
     /// Pushes of a lone box onto `src` (`towards`) or from it, from or to each cell, the
     /// player anywhere; `FAR` where none leads, and past `within` pushes.
     pub fn plain_row(&self, src: Cell, towards: bool, within: u16) -> Vec<u16> {
+        self.plain_row_where(src, towards, within, |_| true)
+    }
+
+    /// `plain_row` with neither box nor player ever on a cell where `open` fails.
+    pub fn plain_row_where(&self, src: Cell, towards: bool, within: u16, open: impl Fn(Cell) -> bool) -> Vec<u16> {
         let mut row = vec![FAR; self.n];
         let mut queue: Vec<Cell> = Vec::with_capacity(self.n);
         row[src as usize] = 0;
@@ -448,12 +453,12 @@ impl Board {
             }
             for d in 0..4 {
                 let y = self.step(x, d);
-                if y == NONE || row[y as usize] != FAR {
+                if y == NONE || row[y as usize] != FAR || !open(y) {
                     continue;
                 }
                 // Pulling x -> y needs the player beyond y; pushing x -> y needs him behind x.
                 let player = if towards { self.step(y, d) } else { self.step(x, d ^ 1) };
-                if player == NONE {
+                if player == NONE || !open(player) {
                     continue;
                 }
                 row[y as usize] = row[x as usize] + 1;

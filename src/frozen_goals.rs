@@ -197,11 +197,11 @@ fn is_dead(
     !scratch.all_placed(&walled.goal_sets, words, inner.goals.len())
 }
 
-/// Kuhn's augmenting paths over the boxes' reachable goal sets.
+/// Kuhn's augmenting paths over the boxes' reachable goal sets (also `Plan::stranded`'s).
 #[derive(Default)]
-struct Assignment {
+pub(crate) struct Assignment {
     /// Per box: where its goal set starts in the sets' words.
-    sets: Vec<usize>,
+    pub(crate) sets: Vec<usize>,
     /// Per goal: the box holding it, or `u32::MAX`.
     owner: Vec<u32>,
     /// Per goal: the round that last visited it.
@@ -211,7 +211,7 @@ struct Assignment {
 
 impl Assignment {
     /// Can every box in `sets` get a goal of its own?
-    fn all_placed(&mut self, goal_sets: &[u64], words: usize, goals: usize) -> bool {
+    pub(crate) fn all_placed(&mut self, goal_sets: &[u64], words: usize, goals: usize) -> bool {
         if self.sets.len() > goals {
             return false;
         }

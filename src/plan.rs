@@ -9,6 +9,7 @@
 //! `stranded` tells a search when the boxes that filled its cells leave others walled off.
 
 use crate::board::{Board, Cell, FAR, NONE};
+use crate::frozen_goals::Assignment;
 use crate::limits::{PLAN_MAX_BOXES, PLAN_WORK};
 use crate::reach::Reach;
 
@@ -370,23 +371,22 @@ impl Plan {
             }
             plan.ends.push(plan.cells.len());
         }
+        // A parking cell's box goes on to its goal: a way onto the goal too.
         let t = plan.cells.len();
-        let mut rows: Vec<Vec<bool>> = Vec::with_capacity(t);
+        plan.words = t.div_ceil(64);
+        plan.reach_bits = vec![0; n * plan.words];
         let mut walls = vec![false; n];
         let mut start = 0;
         for &end in &plan.ends {
-            rows.extend((start..end).map(|i| pull_reach(board, plan.cells[i], &walls)));
+            for i in start..end {
+                let row = board.plain_row_where(plan.cells[i], true, FAR, |c| !walls[c as usize]);
+                let g = if plan.dest[i] == NONE { i } else { plan.index[plan.dest[i] as usize] as usize };
+                for c in (0..n).filter(|&c| row[c] != FAR) {
+                    plan.reach_bits[c * plan.words + g / 64] |= 1 << (g % 64);
+                }
+            }
             (start..end).filter(|&i| plan.dest[i] == NONE).for_each(|i| walls[plan.cells[i] as usize] = true);
             start = end;
-        }
-        plan.words = t.div_ceil(64);
-        plan.reach_bits = vec![0; n * plan.words];
-        for g in (0..t).filter(|&g| plan.dest[g] == NONE) {
-            let ways: Vec<usize> =
-                std::iter::once(g).chain((0..t).filter(|&p| plan.dest[p] == plan.cells[g])).collect();
-            for c in (0..n).filter(|&c| ways.iter().any(|&w| rows[w][c])) {
-                plan.reach_bits[c * plan.words + g / 64] |= 1 << (g % 64);
-            }
         }
         plan
     }
@@ -427,10 +427,16 @@ impl Plan {
         if count < free.len() {
             return true;
         }
-        // Kuhn's augmenting paths, each box first trying a goal no other box has taken.
-        let mut m =
-            Matching { plan: self, free: &free, open, owner: vec![usize::MAX; self.cells.len()], seen: Vec::new() };
-        (0..free.len()).any(|k| !m.take_free(k) && !m.augment(k))
+        // Each free box's set: the open goals its cell reaches.
+        let words = self.words;
+        let mut sets = Vec::with_capacity(free.len() * words);
+        for &b in &free {
+            let row = &self.reach_bits[b as usize * words..(b as usize + 1) * words];
+            sets.extend(row.iter().zip(&open).map(|(r, o)| r & o));
+        }
+        let mut assignment = Assignment::default();
+        assignment.sets.extend((0..free.len()).map(|k| k * words));
+        !assignment.all_placed(&sets, words, self.cells.len())
     }
 
     /// Can a lone box on `c` get onto goal target `g`, as `stranded` counts ways?
@@ -509,94 +515,6 @@ impl Plan {
             start = end;
         }
         (filled, 0)
-    }
-}
-
-/// The cells a lone box can be pulled to from `src` (so pushed back onto it), the player
-/// anywhere, neither box nor player on a `walls` cell.
-fn pull_reach(board: &Board, src: Cell, walls: &[bool]) -> Vec<bool> {
-    let mut seen = vec![false; board.n];
-    if walls[src as usize] {
-        return seen;
-    }
-    seen[src as usize] = true;
-    let mut queue = vec![src];
-    while let Some(x) = queue.pop() {
-        for d in 0..4 {
-            let y = board.step(x, d);
-            if y == NONE || seen[y as usize] || walls[y as usize] {
-                continue;
-            }
-            let player = board.step(y, d);
-            if player != NONE && !walls[player as usize] {
-                seen[y as usize] = true;
-                queue.push(y);
-            }
-        }
-    }
-    seen
-}
-
-/// `Plan::stranded`'s matching of the free boxes to the open goals.
-struct Matching<'p> {
-    plan: &'p Plan,
-    free: &'p [Cell],
-    /// The open goal targets, as a bit set.
-    open: Vec<u64>,
-    /// Per target: the free box matched to it.
-    owner: Vec<usize>,
-    /// The targets an augmenting search has been through.
-    seen: Vec<u64>,
-}
-
-impl Matching<'_> {
-    /// Word `w` of the bit set of the open goals box `k` can get onto.
-    fn ways(&self, k: usize, w: usize) -> u64 {
-        self.plan.reach_bits[self.free[k] as usize * self.plan.words + w] & self.open[w]
-    }
-
-    /// Give box `k` a goal no box has taken, if it can get onto one.
-    fn take_free(&mut self, k: usize) -> bool {
-        for w in 0..self.plan.words {
-            let mut bits = self.ways(k, w);
-            while bits != 0 {
-                let g = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if self.owner[g] == usize::MAX {
-                    self.owner[g] = k;
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// An augmenting path for box `k`, the goals' boxes moved along it.
-    fn augment(&mut self, k: usize) -> bool {
-        self.seen.clear();
-        self.seen.resize(self.plan.words, 0);
-        self.path(k)
-    }
-
-    fn path(&mut self, k: usize) -> bool {
-        for w in 0..self.plan.words {
-            // Goals the search has been through are left out, now and as it goes deeper.
-            let mut bits = self.ways(k, w) & !self.seen[w];
-            while bits != 0 {
-                let g = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if self.seen[w] >> (g % 64) & 1 != 0 {
-                    continue;
-                }
-                self.seen[w] |= 1 << (g % 64);
-                let o = self.owner[g];
-                if o == usize::MAX || self.path(o) {
-                    self.owner[g] = k;
-                    return true;
-                }
-            }
-        }
-        false
     }
 }
 

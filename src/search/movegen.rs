@@ -403,11 +403,11 @@ impl<'a> Side<'a> {
         let (filled, by_plan) = match self.plan {
             Some(plan) => {
                 let (occ, from, to) = (&self.pos.occupied, c.from, c.to);
-                let n = self.cx.board.n;
-                let (f, r) = plan.progress(n, &self.pos.key[..nb], |x| x == to || x != from && occ[x as usize]);
+                let child_occ = |x: Cell| x == to || x != from && occ[x as usize];
+                let (f, r) = plan.progress(self.cx.board.n, &self.pos.key[..nb], child_occ);
                 // Whether the order walls a box off changes only with the targets filled.
                 stranded = if f != self.parent_plan.0 {
-                    plan.stranded(&self.pos.key[..nb], |x| x == to || x != from && occ[x as usize])
+                    plan.stranded(&self.pos.key[..nb], child_occ)
                 } else {
                     self.parent_plan.1
                 };

@@ -197,7 +197,8 @@ fn is_dead(
     !scratch.all_placed(&walled.goal_sets, words, inner.goals.len())
 }
 
-/// Kuhn's augmenting paths over the boxes' reachable goal sets (also `Plan::stranded`'s).
+/// Kuhn's augmenting paths over the boxes' reachable goal sets (also `Plan::stranded`'s,
+/// which starts from the matching of a node's parent: `clear`, `hold`, then `place_one`).
 #[derive(Default)]
 pub(crate) struct Assignment {
     /// Per box: where its goal set starts in the sets' words.
@@ -207,6 +208,8 @@ pub(crate) struct Assignment {
     /// Per goal: the round that last visited it.
     visited: Vec<u32>,
     round: u32,
+    /// Did the last `place_one` place its box?
+    placed: bool,
 }
 
 impl Assignment {
@@ -215,15 +218,38 @@ impl Assignment {
         if self.sets.len() > goals {
             return false;
         }
+        self.clear(goals);
+        (0..self.sets.len()).all(|i| self.place_one(i, goal_sets, words))
+    }
+
+    /// No goal held, of `goals`.
+    pub(crate) fn clear(&mut self, goals: usize) {
         self.owner.clear();
         self.owner.resize(goals, u32::MAX);
         self.visited.clear();
         self.visited.resize(goals, 0);
         self.round = 0;
-        (0..self.sets.len()).all(|i| {
+        self.placed = true;
+    }
+
+    /// Goal `j` held by box `i`, which holds no other.
+    pub(crate) fn hold(&mut self, j: usize, i: usize) {
+        self.owner[j] = i as u32;
+    }
+
+    /// The box holding goal `j`.
+    pub(crate) fn holder(&self, j: usize) -> Option<usize> {
+        Some(self.owner[j] as usize).filter(|&i| i != u32::MAX as usize)
+    }
+
+    /// Give box `i`, which holds no goal, one, moving others along an augmenting path.
+    pub(crate) fn place_one(&mut self, i: usize, goal_sets: &[u64], words: usize) -> bool {
+        // A failed try changed no holder: the goals it visited still lead nowhere.
+        if self.placed {
             self.round += 1;
-            self.place(i, goal_sets, words)
-        })
+        }
+        self.placed = self.place(i, goal_sets, words);
+        self.placed
     }
 
     fn place(&mut self, i: usize, goal_sets: &[u64], words: usize) -> bool {

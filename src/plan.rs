@@ -37,6 +37,23 @@ pub struct Plan {
     words: usize,
 }
 
+/// The stranded check's working space, and the matching it remembers: the expanding
+/// node's, which its children start from.
+#[derive(Default)]
+pub struct Strands {
+    /// Per target: the cell of the box the remembered matching gives it, else `NONE`.
+    kept: Vec<Cell>,
+    assignment: Assignment,
+    /// The boxes to match, their goal sets, and which of them hold a kept goal.
+    free: Vec<Cell>,
+    sets: Vec<u64>,
+    held: Vec<bool>,
+    /// Per cell: the index in `free` of the box on it (stale for cells without one).
+    slot: Vec<u32>,
+    reserved: Vec<Cell>,
+    open: Vec<u64>,
+}
+
 /// One step of the peeling, backwards: boxes taken off (cell, the goal a parked box came
 /// from or `NONE`), or a goal's box pulled to a parking cell.
 enum Op {
@@ -406,37 +423,79 @@ impl Plan {
     /// goal, with the goals of earlier phases as walls: `true` when no matching gives each
     /// such box one. The plan names cells, not boxes; this catches the nearest boxes
     /// taking cells that only others could have used.
-    pub fn stranded(&self, boxes: &[Cell], occ: impl Fn(Cell) -> bool) -> bool {
-        let mut free: Vec<Cell> = Vec::with_capacity(boxes.len());
-        let mut reserved = Vec::new();
+    ///
+    /// The matching starts from `s`'s remembered one (`remember`), kept where its boxes
+    /// are still free and its goals still open: a child's differs from its parent's by a
+    /// box or two, so most children need no new matching at all.
+    pub fn stranded(&self, s: &mut Strands, boxes: &[Cell], occ: impl Fn(Cell) -> bool) -> bool {
+        if !self.match_input(s, boxes, &occ) {
+            return true;
+        }
+        let a = &mut s.assignment;
+        a.clear(self.cells.len());
+        for (j, &c) in s.kept.iter().enumerate() {
+            let i = s.slot.get(c as usize).copied().unwrap_or(u32::MAX) as usize;
+            if c != NONE && i < s.free.len() && s.free[i] == c && s.open[j / 64] >> (j % 64) & 1 != 0 {
+                a.hold(j, i);
+                s.held[i] = true;
+            }
+        }
+        let (held, sets, words) = (&s.held, &s.sets, self.words);
+        !(0..s.free.len()).all(|i| held[i] || a.place_one(i, sets, words))
+    }
+
+    /// Match the boxes of `boxes` as `stranded` does, as many as can be, and keep the
+    /// matching for the next calls of `stranded`.
+    pub fn remember(&self, s: &mut Strands, boxes: &[Cell], occ: impl Fn(Cell) -> bool) {
+        s.kept.clear();
+        s.kept.resize(self.cells.len(), NONE);
+        self.match_input(s, boxes, &occ);
+        let a = &mut s.assignment;
+        a.clear(self.cells.len());
+        for i in 0..s.free.len().min(self.cells.len()) {
+            a.place_one(i, &s.sets, self.words);
+        }
+        for (j, c) in s.kept.iter_mut().enumerate() {
+            *c = a.holder(j).map_or(NONE, |i| s.free[i]);
+        }
+    }
+
+    /// `stranded`'s boxes to match (`free`, with `slot` and `held`), the goals open to them
+    /// and each box's set of those it reaches; `false` when the boxes outnumber the goals.
+    fn match_input(&self, s: &mut Strands, boxes: &[Cell], occ: &impl Fn(Cell) -> bool) -> bool {
+        s.free.clear();
+        s.reserved.clear();
         for &b in boxes {
             match self.target_at(b) {
                 Some(i) if self.dest[i] == NONE => {}
-                Some(i) if !occ(self.dest[i]) => reserved.push(self.dest[i]),
-                _ => free.push(b),
+                Some(i) if !occ(self.dest[i]) => s.reserved.push(self.dest[i]),
+                _ => s.free.push(b),
             }
         }
-        let mut open = vec![0u64; self.words];
+        let words = self.words;
+        s.open.clear();
+        s.open.resize(words, 0);
         let mut count = 0;
         for i in (0..self.cells.len()).filter(|&i| self.dest[i] == NONE) {
-            if !occ(self.cells[i]) && !reserved.contains(&self.cells[i]) {
-                open[i / 64] |= 1 << (i % 64);
+            if !occ(self.cells[i]) && !s.reserved.contains(&self.cells[i]) {
+                s.open[i / 64] |= 1 << (i % 64);
                 count += 1;
             }
         }
-        if count < free.len() {
-            return true;
-        }
-        // Each free box's set: the open goals its cell reaches.
-        let words = self.words;
-        let mut sets = Vec::with_capacity(free.len() * words);
-        for &b in &free {
+        s.sets.clear();
+        s.held.clear();
+        s.held.resize(s.free.len(), false);
+        s.assignment.sets.clear();
+        for (k, &b) in s.free.iter().enumerate() {
+            if s.slot.len() <= b as usize {
+                s.slot.resize(b as usize + 1, u32::MAX);
+            }
+            s.slot[b as usize] = k as u32;
             let row = &self.reach_bits[b as usize * words..(b as usize + 1) * words];
-            sets.extend(row.iter().zip(&open).map(|(r, o)| r & o));
+            s.sets.extend(row.iter().zip(&s.open).map(|(r, o)| r & o));
+            s.assignment.sets.push(k * words);
         }
-        let mut assignment = Assignment::default();
-        assignment.sets.extend((0..free.len()).map(|k| k * words));
-        !assignment.all_placed(&sets, words, self.cells.len())
+        count >= s.free.len()
     }
 
     /// Can a lone box on `c` get onto goal target `g`, as `stranded` counts ways?
@@ -562,7 +621,7 @@ mod tests {
 
     fn stranded_with(b: &Board, plan: &Plan, boxes: &[(usize, usize)]) -> bool {
         let boxes: Vec<Cell> = boxes.iter().map(|&(x, y)| b.cell_at(x, y)).collect();
-        plan.stranded(&boxes, |c| boxes.contains(&c))
+        plan.stranded(&mut Strands::default(), &boxes, |c| boxes.contains(&c))
     }
 
     #[test]
@@ -607,7 +666,7 @@ mod tests {
             false
         }
         let mut rooms = crate::testing::Rooms::new(11);
-        let (mut checked, mut stranded, mut parked) = (0, 0, 0);
+        let (mut checked, mut stranded, mut parked, mut repaired) = (0, 0, 0, 0);
         for _ in 0..3000 {
             let Some((b, _)) = rooms.room(6, 4, 7, 12, b"$$$...@") else { continue };
             let Some(plan) = Plan::find(&b) else { continue };
@@ -637,14 +696,25 @@ mod tests {
                 .collect();
             let ok = |x: Cell, g: usize| plan.reaches(x, g);
             let expected = !assign(&free, &mut open, &ok);
-            assert_eq!(plan.stranded(&boxes, occ), expected, "{boxes:?} on {:?}", plan.cells);
+            assert_eq!(plan.stranded(&mut Strands::default(), &boxes, occ), expected, "{boxes:?} on {:?}", plan.cells);
+            // The same answer from a parent's matching: one box elsewhere, as a push leaves it.
+            let mut parent = boxes.clone();
+            // (Not drawn from `rooms`, whose draws make the rooms.)
+            let moved = checked * 7 % parent.len();
+            parent[moved] = ((checked * 104_729 + 13) % b.n) as Cell;
+            if !boxes.contains(&parent[moved]) {
+                let mut strands = Strands::default();
+                plan.remember(&mut strands, &parent, |c| parent.contains(&c));
+                assert_eq!(plan.stranded(&mut strands, &boxes, occ), expected, "{boxes:?} after {parent:?}");
+                repaired += 1;
+            }
             checked += 1;
             stranded += expected as usize;
             parked += boxes.iter().any(|&c| parked_on(c)) as usize;
         }
         assert!(
-            checked > 100 && stranded > 10 && checked - stranded > 10 && parked > 0,
-            "{checked} {stranded} {parked}"
+            checked > 100 && stranded > 10 && checked - stranded > 10 && parked > 0 && repaired > 50,
+            "{checked} {stranded} {parked} {repaired}"
         );
     }
 

@@ -19,7 +19,7 @@ use crate::corral::Corral;
 use crate::limits::{DEADLINE_CHECK_BOXES, DEADLINE_CHECK_CELLS, PACKING_MACRO_MAX_CELLS};
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
 use crate::packing::Packing;
-use crate::plan::Plan;
+use crate::plan::{Plan, Strands};
 use crate::reach::{Areas, Reach};
 use crate::state::{move_box, Push, Via, Zobrist};
 use crate::table::{Probe, Table, NO_PARENT};
@@ -429,6 +429,9 @@ pub struct Side<'a> {
     /// node's targets filled in plan order and that flag.
     stranded: Vec<bool>,
     parent_plan: (usize, bool),
+    /// The check's working space, and whether it holds the expanding node's matching.
+    strands: Strands,
+    strands_ready: bool,
     /// Set once a child had to be dropped for lack of room: exhaustion then proves nothing.
     pub overflowed: bool,
     /// Set once a child was dropped by an incomplete rule: exhaustion then proves nothing.
@@ -488,6 +491,8 @@ impl<'a> Side<'a> {
             most_packed: Vec::new(),
             stranded: Vec::new(),
             parent_plan: (0, false),
+            strands: Strands::default(),
+            strands_ready: false,
             overflowed: false,
             incomplete: false,
             stats,

@@ -91,6 +91,7 @@ impl<'a> Side<'a> {
             let occ = &self.pos.occupied;
             let filled = plan.progress(self.cx.board.n, &self.pos.boxes, |x| occ[x as usize]).0;
             self.parent_plan = (filled, self.stranded.get(node as usize).copied().unwrap_or(false));
+            self.strands_ready = false;
         }
 
         let strict = forward && self.switches.strict_rooms;
@@ -407,7 +408,12 @@ impl<'a> Side<'a> {
                 let (f, r) = plan.progress(self.cx.board.n, &self.pos.key[..nb], child_occ);
                 // Whether the order walls a box off changes only with the targets filled.
                 stranded = if f != self.parent_plan.0 {
-                    plan.stranded(&self.pos.key[..nb], child_occ)
+                    // The parent's matching, made once for all its children that need it.
+                    if !self.strands_ready {
+                        plan.remember(&mut self.strands, &self.pos.boxes, |x| occ[x as usize]);
+                        self.strands_ready = true;
+                    }
+                    plan.stranded(&mut self.strands, &self.pos.key[..nb], child_occ)
                 } else {
                     self.parent_plan.1
                 };

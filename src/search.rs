@@ -1052,6 +1052,31 @@ mod tests {
         assert_eq!(plan.len(), 2, "{} moves for {} pushes", plan.len(), pushes);
     }
 
+    /// A run by whole box moves ends once its forward side has nothing left to expand,
+    /// leaving the work to the next phase, instead of going on backward alone.
+    #[test]
+    fn a_run_by_whole_box_moves_ends_when_its_forward_side_runs_out() {
+        // xsokoban 41: the player starts in a corral of three boxes whose whole moves all
+        // end dead, yet the level is solvable.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/xsokoban90/xsokoban41.txt");
+        let cx = context(&std::fs::read_to_string(path).unwrap());
+        let mode = Mode::Bidirectional;
+        let memory = 1 << 24;
+        let outcome = |whole_box_moves: bool| {
+            let switches = Switches { whole_box_moves, packing_macro: false, strict_rooms: false, ..Switches::DEFAULT };
+            let lessons = &mut Lessons::new(cx.board);
+            let mut bwd = backward_side(cx, mode, (Priority::Alternation, 1), switches, memory);
+            let sides = Backward::one(&mut bwd);
+            let budget = Budget::nodes(20_000, memory);
+            let run = run(cx, mode, (Priority::Alternation, 0), sides, lessons, switches, &budget, &[]);
+            (run.outcome, run.forward.expanded + run.backward_expanded)
+        };
+        let (by_moves, work) = outcome(true);
+        assert!(matches!(by_moves, Outcome::Exhausted) && work < 1000, "{by_moves:?} after {work}");
+        // Single pushes do not run out: the corral's boxes go one push at a time.
+        assert!(matches!(outcome(false).0, Outcome::OutOfTime), "{:?}", outcome(false).0);
+    }
+
     /// Under the packing plan a whole box move goes onto a target of the phase being
     /// filled, never onto a goal of a later phase, and onto any cell off the goals; the
     /// plain whole box moves park a box on at most `PARKING_CELLS` cells.

@@ -452,7 +452,7 @@ impl Plan {
         self.match_input(s, boxes, &occ);
         let a = &mut s.assignment;
         a.clear(self.cells.len());
-        for i in 0..s.free.len().min(self.cells.len()) {
+        for i in 0..s.free.len() {
             a.place_one(i, &s.sets, self.words);
         }
         for (j, c) in s.kept.iter_mut().enumerate() {

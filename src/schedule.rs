@@ -98,7 +98,8 @@ pub const TABLE: [Phase; 10] = [
     },
     // Without advisor weights: breadth for levels unlike those the weights were tuned on.
     phase("plain", PLAIN, Some(WORK[2])),
-    // One box pushed as far as it takes per child (after YASS): other levels, fast.
+    // One box pushed as far as it takes per child (after YASS): other levels, fast. Like
+    // the plan phase by whole box moves, it ends early when its forward side runs out.
     Phase {
         second_backward: true,
         ..phase(

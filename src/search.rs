@@ -1078,24 +1078,6 @@ mod tests {
         assert!(matches!(by_pushes, Outcome::OutOfTime), "{by_pushes:?}");
     }
 
-    /// So does a run in the strict order: the last phase follows it at once.
-    #[test]
-    fn a_run_in_the_strict_order_ends_when_its_forward_side_runs_out() {
-        // Sasquatch 29: the strict order leaves the forward side nothing after a few steps.
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/sasquatch50/sasquatch029.txt");
-        let cx = context(&std::fs::read_to_string(path).unwrap());
-        let mode = Mode::Bidirectional;
-        let memory = 1 << 24;
-        let switches = Switches { strict_rooms: true, packing_macro: false, backward_turns: 3, ..Switches::DEFAULT };
-        let lessons = &mut Lessons::new(cx.board);
-        let mut bwd = backward_side(cx, mode, (Priority::Alternation, 1), switches, memory);
-        let sides = Backward::one(&mut bwd);
-        let budget = Budget::nodes(20_000, memory);
-        let run = run(cx, mode, (Priority::Greedy, 0), sides, lessons, switches, &budget, &[]);
-        let work = run.forward.expanded + run.backward_expanded;
-        assert!(matches!(run.outcome, Outcome::Exhausted) && work < 1000, "{:?} after {work}", run.outcome);
-    }
-
     /// Under the packing plan a whole box move goes onto a target of the phase being
     /// filled, never onto a goal of a later phase, and onto any cell off the goals; the
     /// plain whole box moves park a box on at most `PARKING_CELLS` cells.

@@ -232,12 +232,9 @@ fn search_loop<'a>(
                 }
                 Step::Exhausted if !fwd.overflowed && !fwd.incomplete => return Outcome::Unsolvable,
                 // Whole box moves try few of the pushes, and on some levels none of their
-                // children lives long (a corral at the start); the strict order drops
-                // whole subtrees. The backward side would go on alone for the rest of the
-                // phase's work: the phases after it get it.
-                Step::Exhausted if fwd.switches.whole_box_moves || fwd.switches.strict_rooms => {
-                    return Outcome::Exhausted
-                }
+                // children lives long (a corral at the start). The backward side would go
+                // on alone for the rest of the phase's work: the phases after it get it.
+                Step::Exhausted if fwd.switches.whole_box_moves => return Outcome::Exhausted,
                 Step::Exhausted | Step::Full => fwd_active = false,
             }
         }

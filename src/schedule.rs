@@ -128,8 +128,8 @@ pub const TABLE: [Phase; 10] = [
         ..phase("plan", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[6]))
     },
     // Greedy packs rooms best with the order enforced; three backward expansions to a
-    // forward one grow the shared side its levels are met by. Incomplete: when it runs
-    // out, the last phase follows.
+    // forward one grow the shared side its levels are met by. Incomplete: when its
+    // forward side runs out, the backward side goes on alone (it can still meet it).
     Phase {
         levels: Levels::OrderedRooms,
         forward: (Priority::Greedy, 0),

@@ -43,7 +43,6 @@ impl BucketQueue {
         self.buckets[self.min].pop()
     }
 
-    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -60,23 +59,40 @@ pub struct Features {
     pub doorways: u16,
 }
 
-/// Cells of the feature space, each a best-first queue, visited round robin.
+/// Cells of the feature space, each a best-first queue, visited round robin; with best
+/// turns, every other turn goes to the best cell that holds nodes (as FESS's packing
+/// search alternates): the most boxes packed, then the fewest areas, then the fewest
+/// boxes in doorways.
 pub struct FeatureQueue {
     index: HashMap<Features, usize>,
     cells: Vec<BucketQueue>,
     cursor: usize,
     len: usize,
+    /// With best turns: the cells, best first, and whose turn it is.
+    ranked: Option<Vec<(Features, usize)>>,
+    best_turn: bool,
+}
+
+/// Lower is a better cell.
+fn cell_rank(f: &Features) -> (std::cmp::Reverse<u16>, u16, u16) {
+    (std::cmp::Reverse(f.packed), f.areas, f.doorways)
 }
 
 impl FeatureQueue {
-    pub fn new() -> Self {
-        FeatureQueue { index: HashMap::new(), cells: Vec::new(), cursor: 0, len: 0 }
+    pub fn new(best_turns: bool) -> Self {
+        let ranked = best_turns.then(Vec::new);
+        FeatureQueue { index: HashMap::new(), cells: Vec::new(), cursor: 0, len: 0, ranked, best_turn: false }
     }
 
     pub fn push(&mut self, features: Features, priority: usize, node: u32) {
         let cells = &mut self.cells;
+        let ranked = &mut self.ranked;
         let at = *self.index.entry(features).or_insert_with(|| {
             cells.push(BucketQueue::new());
+            if let Some(r) = ranked {
+                let rank = cell_rank(&features);
+                r.insert(r.partition_point(|(f, _)| cell_rank(f) < rank), (features, cells.len() - 1));
+            }
             cells.len() - 1
         });
         self.cells[at].push(priority, node);
@@ -86,6 +102,14 @@ impl FeatureQueue {
     pub fn pop(&mut self) -> Option<u32> {
         if self.len == 0 {
             return None;
+        }
+        if let Some(ranked) = &self.ranked {
+            self.best_turn = !self.best_turn;
+            if self.best_turn {
+                let &(_, best) = ranked.iter().find(|(_, i)| !self.cells[*i].is_empty())?;
+                self.len -= 1;
+                return self.cells[best].pop();
+            }
         }
         loop {
             self.cursor = (self.cursor + 1) % self.cells.len();
@@ -114,7 +138,7 @@ pub struct Alternation {
 
 impl Alternation {
     pub fn new() -> Self {
-        Alternation { best: BucketQueue::new(), features: FeatureQueue::new(), served: Vec::new(), turn: false }
+        Alternation { best: BucketQueue::new(), features: FeatureQueue::new(false), served: Vec::new(), turn: false }
     }
 
     pub fn push(&mut self, features: Features, priority: usize, cell_priority: usize, node: u32) {
@@ -203,7 +227,7 @@ mod tests {
     fn feature_cells_take_turns() {
         let a = Features { packed: 0, areas: 1, doorways: 0 };
         let b = Features { packed: 1, areas: 1, doorways: 0 };
-        let mut q = FeatureQueue::new();
+        let mut q = FeatureQueue::new(false);
         q.push(a, 5, 1);
         q.push(a, 4, 2);
         q.push(a, 6, 3);
@@ -212,6 +236,30 @@ mod tests {
         let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(order, vec![4, 2, 1, 3]);
         assert_eq!(q.cells(), 2);
+    }
+
+    #[test]
+    fn with_best_turns_every_other_pop_serves_the_best_cell_with_nodes() {
+        let low = Features { packed: 0, areas: 1, doorways: 0 };
+        let split = Features { packed: 2, areas: 3, doorways: 0 };
+        let best = Features { packed: 2, areas: 1, doorways: 0 };
+        let mut q = FeatureQueue::new(true);
+        q.push(low, 1, 1);
+        q.push(low, 2, 2);
+        q.push(split, 1, 3);
+        q.push(best, 5, 4);
+        q.push(best, 6, 5);
+        // Best turn (4), the next cell in turn (split: 3), best (5), the next in turn
+        // (low: 1), best again: the best cell with nodes left is low now (2).
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(order, vec![4, 3, 5, 1, 2]);
+        // Without them the cells only take turns.
+        let mut q = FeatureQueue::new(false);
+        [(low, 1, 1), (low, 2, 2), (split, 1, 3), (best, 5, 4), (best, 6, 5)]
+            .iter()
+            .for_each(|&(f, p, n)| q.push(f, p, n));
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(order, vec![3, 4, 1, 5, 2]);
     }
 
     #[test]

@@ -78,7 +78,7 @@ const fn phase(name: &'static str, switches: Switches, work: Option<u64>) -> Pha
 /// The portfolio, in the order it runs. The short searches come first, each solving
 /// levels the others miss; the strict search enforces the packing order of goal rooms,
 /// fast when the order is right; the last search, by pushes, takes what time is left.
-pub const TABLE: [Phase; 10] = [
+pub const TABLE: [Phase; 11] = [
     // Solves most levels alone, so the backward side gets one turn in 16: it is shared,
     // and makes up its turns in the later phases. Packing macros make it much faster.
     phase("box moves", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[0])),
@@ -96,8 +96,25 @@ pub const TABLE: [Phase; 10] = [
             Some(WORK[1]),
         )
     },
+    // The same, every other turn given to the most packed cell (FESS's packing search
+    // alternates so): greedier, it solves other levels, and some the first one misses.
+    Phase {
+        levels: Levels::Planned,
+        forward: (Priority::Plan, 0),
+        ..phase(
+            "plan by whole box moves, best cells",
+            Switches {
+                forward_turns: 16,
+                whole_box_moves: true,
+                packing_macro: false,
+                best_cells: true,
+                ..BY_BOX_MOVES
+            },
+            Some(WORK[2]),
+        )
+    },
     // Without advisor weights: breadth for levels unlike those the weights were tuned on.
-    phase("plain", PLAIN, Some(WORK[2])),
+    phase("plain", PLAIN, Some(WORK[3])),
     // One box pushed as far as it takes per child (after YASS): other levels, fast. Like
     // the plan phase by whole box moves, it ends early when its forward side runs out.
     Phase {
@@ -105,27 +122,27 @@ pub const TABLE: [Phase; 10] = [
         ..phase(
             "whole box moves",
             Switches { whole_box_moves: true, packing_macro: false, ..BY_BOX_MOVES },
-            Some(WORK[3]),
+            Some(WORK[4]),
         )
     },
     // Whole box moves get near the end and stall where single pushes finish at once.
     Phase {
         from_most_packed: true,
         second_backward: true,
-        ..phase("pushes from the most packed", BY_PUSHES, Some(WORK[4]))
+        ..phase("pushes from the most packed", BY_PUSHES, Some(WORK[5]))
     },
     // Feature cells alone, no greedy turns: solves yet other levels.
     Phase {
         levels: Levels::Unplanned,
         forward: (Priority::Features, 0),
-        ..phase("feature cells", BY_BOX_MOVES, Some(WORK[5]))
+        ..phase("feature cells", BY_BOX_MOVES, Some(WORK[6]))
     },
     // On planned levels, the plan's feature cells by single pushes later: they solve other
     // levels.
     Phase {
         levels: Levels::Planned,
         forward: (Priority::Plan, 0),
-        ..phase("plan", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[6]))
+        ..phase("plan", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[7]))
     },
     // Greedy packs rooms best with the order enforced; three backward expansions to a
     // forward one grow the shared side its levels are met by. Incomplete: when its
@@ -154,7 +171,7 @@ pub const RESERVE: f64 = 0.25;
 /// 10 s: box moves 2.0, plain 0.4, whole box moves 2.3, from the most packed 0.8 and
 /// feature cells 1.9 s; the plan phase by whole box moves, added later, 1.9 s (0.3 to
 /// 4.5 s: its children per expansion grow with the floor a box can reach).
-const WORK: [u64; 7] = [234_000, 100_000, 64_000, 333_000, 118_000, 235_000, 300_000];
+const WORK: [u64; 8] = [234_000, 100_000, 100_000, 64_000, 333_000, 118_000, 235_000, 300_000];
 
 const REFERENCE_CELLS: f64 = 100.0;
 const REFERENCE_BOXES: f64 = 10.0;
@@ -257,13 +274,16 @@ mod tests {
             let weighed = |p: &&Phase| p.switches.advisor_weights;
             assert_eq!(phases.iter().any(|p| weighed(&p)), weights);
             assert!(phases.iter().all(|p| weighed(&p) || !p.switches.box_move_weights && !p.switches.hotspot_weights));
-            // A plan's feature cells come second, by whole box moves, and again after the
-            // phases on every level, by pushes; feature cells alone take that place on the
-            // levels without a plan.
+            // A plan's feature cells come second and third, by whole box moves, the second
+            // time giving best cells turns, and again after the phases on every level, by
+            // pushes; feature cells alone take that place on the levels without a plan.
             let plan = planned && weights;
             let by_plan: Vec<usize> = (0..phases.len()).filter(|&i| phases[i].forward.0 == Priority::Plan).collect();
-            assert_eq!(by_plan, if plan { vec![1, 5] } else { vec![] });
-            assert!(by_plan.first().map_or(true, |&i| phases[i].switches.whole_box_moves));
+            assert_eq!(by_plan, if plan { vec![1, 2, 6] } else { vec![] });
+            let whole = |i: &usize| phases[*i].switches.whole_box_moves;
+            assert_eq!(by_plan.iter().filter(|i| whole(i)).count(), by_plan.len().min(2));
+            let best: Vec<usize> = (0..phases.len()).filter(|&i| phases[i].switches.best_cells).collect();
+            assert_eq!(best, if plan { vec![2] } else { vec![] });
             let features = phases.iter().position(|p| p.forward.0 == Priority::Features);
             assert_eq!(features, (weights && !planned).then_some(4));
             // The phases on every level: two searches by single pushes, the first one

@@ -108,6 +108,9 @@ pub struct Switches {
     /// Backward children that improve no feature wait in their parent's feature cell, not
     /// their own (see `Side::cell_of_child`).
     pub parent_cells: bool,
+    /// Feature cells (not alternating with greedy) give every other turn to the best cell
+    /// (`open::FeatureQueue`).
+    pub best_cells: bool,
 }
 
 impl Default for Switches {
@@ -147,6 +150,7 @@ impl Switches {
         hotspot_weights: false,
         whole_box_moves: false,
         parent_cells: false,
+        best_cells: false,
     };
 }
 
@@ -457,7 +461,7 @@ impl<'a> Side<'a> {
         // The cost rows come out of the side's memory, so the budget holds what it says.
         let table = Table::with_budget(nboxes + 1, memory_bytes.saturating_sub(bound.rows_bytes()));
         let open = match priority {
-            Priority::Features | Priority::Plan => Open::Features(FeatureQueue::new()),
+            Priority::Features | Priority::Plan => Open::Features(FeatureQueue::new(switches.best_cells)),
             Priority::Alternation => Open::Alternation(Alternation::new()),
             _ => Open::Best(BucketQueue::new()),
         };

@@ -243,23 +243,18 @@ mod tests {
         let low = Features { packed: 0, areas: 1, doorways: 0 };
         let split = Features { packed: 2, areas: 3, doorways: 0 };
         let best = Features { packed: 2, areas: 1, doorways: 0 };
-        let mut q = FeatureQueue::new(true);
-        q.push(low, 1, 1);
-        q.push(low, 2, 2);
-        q.push(split, 1, 3);
-        q.push(best, 5, 4);
-        q.push(best, 6, 5);
+        let order = |best_turns| {
+            let mut q = FeatureQueue::new(best_turns);
+            for (f, priority, node) in [(low, 1, 1), (low, 2, 2), (split, 1, 3), (best, 5, 4), (best, 6, 5)] {
+                q.push(f, priority, node);
+            }
+            std::iter::from_fn(move || q.pop()).collect::<Vec<u32>>()
+        };
         // Best turn (4), the next cell in turn (split: 3), best (5), the next in turn
         // (low: 1), best again: the best cell with nodes left is low now (2).
-        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
-        assert_eq!(order, vec![4, 3, 5, 1, 2]);
+        assert_eq!(order(true), vec![4, 3, 5, 1, 2]);
         // Without them the cells only take turns.
-        let mut q = FeatureQueue::new(false);
-        [(low, 1, 1), (low, 2, 2), (split, 1, 3), (best, 5, 4), (best, 6, 5)]
-            .iter()
-            .for_each(|&(f, p, n)| q.push(f, p, n));
-        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
-        assert_eq!(order, vec![3, 4, 1, 5, 2]);
+        assert_eq!(order(false), vec![3, 4, 1, 5, 2]);
     }
 
     #[test]

@@ -170,7 +170,8 @@ pub const RESERVE: f64 = 0.25;
 /// level are about the seconds they had when shares were fractions of the time left at
 /// 10 s: box moves 2.0, plain 0.4, whole box moves 2.3, from the most packed 0.8 and
 /// feature cells 1.9 s; the plan phase by whole box moves, added later, 1.9 s (0.3 to
-/// 4.5 s: its children per expansion grow with the floor a box can reach).
+/// 4.5 s: its children per expansion grow with the floor a box can reach), and the same
+/// again with best cells' turns.
 const WORK: [u64; 8] = [234_000, 100_000, 100_000, 64_000, 333_000, 118_000, 235_000, 300_000];
 
 const REFERENCE_CELLS: f64 = 100.0;

@@ -241,6 +241,10 @@ fn search_loop<'a>(
         turn = (turn + 1) % turns;
         let backward_now = if turn == 0 || !fwd_active { backward_turns } else { 0 };
         for _ in 0..backward_now {
+            // The forward expansion may have used the last of the work.
+            if budget.expired(fwd.stats.expanded + backward_expanded(bwd, second.as_deref()) - bwd_before) {
+                return Outcome::OutOfTime;
+            }
             backward_turn += 1;
             // The second side's turns, and all of them once the shared side can go no further.
             let use_second = second_active && (backward_turn % SECOND_SIDE_TURNS == 0 || !bwd_active);

@@ -24,6 +24,7 @@ mod open;
 mod optimal;
 mod packing;
 mod plan;
+mod plan_search;
 mod reach;
 mod schedule;
 mod search;

@@ -5,12 +5,13 @@
 //! phases say which goals (and parking cells) to fill first, across every room at once;
 //! a forward search ranks its nodes by how far along the plan they are (`Plan::progress`).
 //! Boxes go to their nearest start first; when that finds no plan, a second attempt
-//! matches boxes to starts and parks them as YASS does. The plan names cells, not boxes:
+//! matches boxes to starts and parks them as YASS does; when neither finds a plan, the
+//! plan search of `plan_search` tries. The plan names cells, not boxes:
 //! `stranded` tells a search when the boxes that filled its cells leave others walled off.
 
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::frozen_goals::Assignment;
-use crate::limits::{PLAN_MAX_BOXES, PLAN_WORK};
+use crate::limits::{PLAN_MAX_BOXES, PLAN_SEARCH_WORK, PLAN_WORK};
 use crate::reach::Reach;
 
 /// What filling one target in plan order is worth against pushes of the bound and of the
@@ -56,7 +57,7 @@ pub struct Strands {
 
 /// One step of the peeling, backwards: boxes taken off (cell, the goal a parked box came
 /// from or `NONE`), or a goal's box pulled to a parking cell.
-enum Op {
+pub(crate) enum Op {
     Remove(Vec<(Cell, Cell)>),
     Park(Cell),
 }
@@ -79,10 +80,91 @@ struct Peel<'b> {
     start_goals: Vec<Vec<u16>>,
     free: Vec<u16>,
     ops: Vec<Op>,
-    reach: Reach,
+    puller: Puller,
+}
+
+/// The areas the player may have ended the level in: those of the solved position next
+/// to a box, each by its smallest cell.
+pub(crate) fn solved_areas(board: &Board, reach: &mut Reach) -> Vec<Cell> {
+    let n = board.n;
+    let mut occ = vec![false; n];
+    board.goals.iter().for_each(|&g| occ[g as usize] = true);
+    let mut tried = vec![false; n];
+    let mut seeds = Vec::new();
+    for c in 0..n as Cell {
+        let touches = board.nbr[c as usize].iter().any(|&t| t != NONE && occ[t as usize]);
+        if occ[c as usize] || tried[c as usize] || !touches {
+            continue;
+        }
+        seeds.push(reach.flood(board, &occ, NONE, &[c]).0);
+        (0..n).filter(|&x| reach.reached(x as Cell)).for_each(|x| tried[x] = true);
+    }
+    seeds
+}
+
+/// Whole pulls of one box, the others standing still: the peeling's and the plan
+/// search's, with the cells flooded paid out of `work`.
+pub(crate) struct Puller {
+    pub reach: Reach,
     seen: Vec<u32>,
     stamp: u32,
-    work: u64,
+    pub work: u64,
+}
+
+impl Puller {
+    pub fn new(n: usize, work: u64) -> Puller {
+        Puller { reach: Reach::new(n), seen: vec![0; n * 4], stamp: 0, work }
+    }
+
+    /// The cells the box on `from` can be pulled to, the player starting in `seed`'s area,
+    /// fewest pulls first, each with where the last pull leaves him; up to the first cell
+    /// that `stop` accepts, if any does.
+    pub fn pulls(
+        &mut self,
+        b: &Board,
+        occ: &mut [bool],
+        from: Cell,
+        seed: Cell,
+        stop: impl Fn(Cell) -> bool,
+    ) -> Vec<(Cell, Cell)> {
+        self.stamp += 1;
+        let st = self.stamp;
+        occ[from as usize] = false;
+        let mut out: Vec<(Cell, Cell)> = Vec::new();
+        let mut queue = vec![(from, seed)];
+        let mut head = 0;
+        while head < queue.len() && self.work > 0 {
+            let (x, player) = queue[head];
+            head += 1;
+            let (_, visited) = self.reach.flood(b, occ, x, &[player]);
+            self.work = self.work.saturating_sub(visited as u64);
+            for d in 0..4 {
+                let p = b.step(x, d);
+                if p == NONE || !self.reach.reached(p) {
+                    continue;
+                }
+                let beyond = b.step(p, d);
+                if beyond == NONE || occ[beyond as usize] || beyond == x {
+                    continue;
+                }
+                let s = p as usize * 4 + d;
+                if self.seen[s] == st {
+                    continue;
+                }
+                self.seen[s] = st;
+                queue.push((p, beyond));
+                if !out.iter().any(|&(c, _)| c == p) {
+                    out.push((p, beyond));
+                    if stop(p) {
+                        head = queue.len();
+                        break;
+                    }
+                }
+            }
+        }
+        occ[from as usize] = true;
+        out
+    }
 }
 
 impl Peel<'_> {
@@ -113,25 +195,14 @@ impl Peel<'_> {
             start_goals,
             free,
             ops: Vec::new(),
-            reach: Reach::new(n),
-            seen: vec![0; n * 4],
-            stamp: 0,
-            work: if matched { PLAN_WORK / 4 } else { PLAN_WORK },
+            puller: Puller::new(n, if matched { PLAN_WORK / 4 } else { PLAN_WORK }),
         };
         board.goals.iter().for_each(|&g| peel.occ[g as usize] = true);
-        // The player may have ended in any area of the solved position next to a box.
-        let mut tried = vec![false; n];
-        for c in 0..n as Cell {
-            let touches = board.nbr[c as usize].iter().any(|&t| t != NONE && peel.occ[t as usize]);
-            if peel.occ[c as usize] || tried[c as usize] || !touches {
-                continue;
-            }
-            peel.reach.flood(board, &peel.occ, NONE, &[c]);
-            (0..n).filter(|&x| peel.reach.reached(x as Cell)).for_each(|x| tried[x] = true);
-            if peel.peel(c) {
+        for seed in solved_areas(board, &mut peel.puller.reach) {
+            if peel.peel(seed) {
                 return Some(peel.ops);
             }
-            if peel.work == 0 {
+            if peel.puller.work == 0 {
                 break;
             }
         }
@@ -155,48 +226,11 @@ impl Peel<'_> {
         holding.map(|&j| self.free[j as usize]).min().unwrap_or(u16::MAX)
     }
 
-    /// The cells the box on `from` can be pulled to, the player starting in `seed`'s area,
-    /// fewest pulls first, each with where the last pull leaves him; with `to_start`, only
-    /// up to the first unused start cell.
+    /// The pulls of the box on `from`; with `to_start`, up to the first unused start cell.
     fn pulls(&mut self, from: Cell, seed: Cell, to_start: bool) -> Vec<(Cell, Cell)> {
-        let b = self.board;
-        self.stamp += 1;
-        let st = self.stamp;
-        self.occ[from as usize] = false;
-        let mut out: Vec<(Cell, Cell)> = Vec::new();
-        let mut queue = vec![(from, seed)];
-        let mut head = 0;
-        while head < queue.len() && self.work > 0 {
-            let (x, player) = queue[head];
-            head += 1;
-            let (_, visited) = self.reach.flood(b, &self.occ, x, &[player]);
-            self.work = self.work.saturating_sub(visited as u64);
-            for d in 0..4 {
-                let p = b.step(x, d);
-                if p == NONE || !self.reach.reached(p) {
-                    continue;
-                }
-                let beyond = b.step(p, d);
-                if beyond == NONE || self.occ[beyond as usize] || beyond == x {
-                    continue;
-                }
-                let s = p as usize * 4 + d;
-                if self.seen[s] == st {
-                    continue;
-                }
-                self.seen[s] = st;
-                queue.push((p, beyond));
-                if !out.iter().any(|&(c, _)| c == p) {
-                    out.push((p, beyond));
-                    if to_start && self.is_start[p as usize] && !self.used_start[p as usize] {
-                        head = queue.len();
-                        break;
-                    }
-                }
-            }
-        }
-        self.occ[from as usize] = true;
-        out
+        let (is_start, used) = (&self.is_start, &self.used_start);
+        let stop = |p: Cell| to_start && is_start[p as usize] && !used[p as usize];
+        self.puller.pulls(self.board, &mut self.occ, from, seed, stop)
     }
 
     /// YASS's parking cells for the box on goal `g`, of `cells` (distance back, goal, cell,
@@ -225,9 +259,9 @@ impl Peel<'_> {
     fn walks_back(&mut self, g: Cell, to: Cell, player: Cell) -> bool {
         self.occ[g as usize] = false;
         self.occ[to as usize] = true;
-        let (_, visited) = self.reach.flood(self.board, &self.occ, NONE, &[player]);
-        self.work = self.work.saturating_sub(visited as u64);
-        let back = self.reach.reached(g);
+        let (_, visited) = self.puller.reach.flood(self.board, &self.occ, NONE, &[player]);
+        self.puller.work = self.puller.work.saturating_sub(visited as u64);
+        let back = self.puller.reach.reached(g);
         self.occ[to as usize] = false;
         self.occ[g as usize] = true;
         back
@@ -246,7 +280,7 @@ impl Peel<'_> {
         if boxes.is_empty() {
             return true;
         }
-        if self.work == 0 {
+        if self.puller.work == 0 {
             return false;
         }
         // Goal boxes go first; parked ones stay while any goal still holds a box.
@@ -340,7 +374,7 @@ impl Peel<'_> {
             self.from_goal[x_] = NONE;
             self.parked_goal[g_] = false;
             self.parked_cell[x_] = false;
-            if self.work == 0 {
+            if self.puller.work == 0 {
                 break;
             }
         }
@@ -361,10 +395,16 @@ impl Plan {
         if !(2..=PLAN_MAX_BOXES).contains(&board.goals.len()) {
             return None;
         }
-        [false, true].into_iter().find_map(|matched| Peel::run(board, matched)).map(|ops| Plan::from_ops(board, &ops))
+        let searched = || crate::plan_search::find(board, PLAN_SEARCH_WORK);
+        Plan::peeled(board).or_else(searched).map(|ops| Plan::from_ops(board, &ops))
     }
 
-    fn from_ops(board: &Board, ops: &[Op]) -> Plan {
+    /// The goal peeling's steps: boxes to their nearest starts, else matched to them.
+    pub(crate) fn peeled(board: &Board) -> Option<Vec<Op>> {
+        [false, true].into_iter().find_map(|matched| Peel::run(board, matched))
+    }
+
+    pub(crate) fn from_ops(board: &Board, ops: &[Op]) -> Plan {
         let n = board.n;
         let mut plan = Plan {
             cells: Vec::new(),

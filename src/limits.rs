@@ -42,6 +42,7 @@ pub const PACKING_ANALYSIS_WORK: u64 = 30_000_000;
 pub const PLAN_MAX_BOXES: usize = 100;
 pub const PLAN_WORK: u64 = 20_000_000;
 /// The plan search (`plan_search`) floods at most this many cells, and stores at most this
-/// many boxes over all its nodes (about 6 bytes each, with its table of positions seen).
+/// many boxes over all its nodes (about 6 bytes each, with its table of positions seen),
+/// a node counting 16 more for itself: some 50 MB at most.
 pub const PLAN_SEARCH_WORK: u64 = PLAN_WORK / 4;
 pub const PLAN_SEARCH_BOXES: usize = 4_000_000;

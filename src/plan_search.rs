@@ -30,6 +30,10 @@ enum Event {
     },
 }
 
+/// What a node costs beside its boxes, in boxes' worth (its vectors' headers, its table
+/// entry): on maps with few boxes the node count is what fills memory.
+const NODE_OVERHEAD: usize = 16;
+
 /// A node's place in the queue, lowest first: boxes left, boxes on goals, the boxes'
 /// distances to the goals (the larger the better), then the older node.
 type Rank = (usize, usize, Reverse<u64>, u32);
@@ -202,7 +206,7 @@ pub fn find(board: &Board, work: u64) -> Option<Vec<Op>> {
             let on_goals = child.boxes.iter().filter(|&&(c, _)| board.is_goal[c as usize]).count();
             let spread: u64 = child.boxes.iter().map(|&(c, _)| s.near[c as usize] as u64).sum();
             heap.push(Reverse((child.boxes.len(), on_goals, Reverse(spread), nodes.len() as u32)));
-            stored += child.boxes.len();
+            stored += child.boxes.len() + NODE_OVERHEAD;
             nodes.push(child);
         }
     }

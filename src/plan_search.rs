@@ -41,7 +41,9 @@ type Rank = (usize, usize, Reverse<u64>, u32);
 struct Node {
     /// (cell, the goal the box stood on in the solved position), by cell.
     boxes: Vec<(Cell, Cell)>,
+    /// The start cells boxes vanished on, a bit each by their index in `start_boxes`.
     used: Vec<u64>,
+    /// The smallest cell of the player's area.
     player: Cell,
     parent: u32,
     event: Event,

@@ -69,6 +69,9 @@ impl Search<'_> {
     /// Can every box of `boxes` but `skip` be matched to its own start cell, unused and
     /// not `taken`, that a box could be pushed from to the box's cell?
     fn matchable(&mut self, boxes: &[(Cell, Cell)], skip: usize, used: &[u64], taken: u32) -> bool {
+        // Paid like a flood of as many cells as boxes: on maps with many boxes and starts
+        // the matchings, not the floods, would take the time.
+        self.puller.work = self.puller.work.saturating_sub(boxes.len() as u64);
         let w = self.words;
         let mut closed = used.to_vec();
         closed[taken as usize / 64] |= 1 << (taken % 64);

@@ -147,19 +147,17 @@ pub fn find(board: &Board, work: u64) -> Option<Vec<Op>> {
         let mut moves: Vec<(usize, Cell, Cell)> = Vec::new();
         for (i, &(c, _)) in boxes.iter().enumerate() {
             let pulls = s.puller.pulls(board, &mut s.occ, c, player, |_| false);
-            let base = pulls.iter().find_map(|&(x, _)| {
-                let k = s.start_index[x as usize];
-                let unused = k != u32::MAX && used[k as usize / 64] >> (k % 64) & 1 == 0;
-                (unused && s.matchable(&boxes, i, &used, k)).then_some((x, k))
+            let unused = |k: u32| k != u32::MAX && used[k as usize / 64] >> (k % 64) & 1 == 0;
+            // A box already on an unused start cell may vanish where it stands; else on the
+            // nearest unused start it can be pulled to.
+            let here = Some(s.start_index[c as usize]).filter(|&k| unused(k));
+            let vanishes = here.filter(|&k| s.matchable(&boxes, i, &used, k)).or_else(|| {
+                pulls.iter().find_map(|&(x, _)| {
+                    let k = s.start_index[x as usize];
+                    (unused(k) && s.matchable(&boxes, i, &used, k)).then_some(k)
+                })
             });
-            // A box already on an unused start cell may vanish where it stands.
-            let here = s.start_index[c as usize];
-            let here = (here != u32::MAX && used[here as usize / 64] >> (here % 64) & 1 == 0)
-                .then_some(here)
-                .filter(|&k| s.matchable(&boxes, i, &used, k));
-            if let Some(k) = here {
-                vanish.push((i, c, k));
-            } else if let Some((_, k)) = base {
+            if let Some(k) = vanishes {
                 vanish.push((i, c, k));
             }
             if vanish.is_empty() {

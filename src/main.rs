@@ -14,6 +14,7 @@ mod budget;
 mod collection;
 mod corral;
 mod corral_deadlock;
+mod dead_sets;
 mod freeze;
 mod frozen_goals;
 mod hotspot;
@@ -104,7 +105,8 @@ OPTIONS:
                                phase its own
         --no-freeze            turn off freeze-deadlock pruning
         --no-matching          use nearest-goal sums instead of the matching bound
-        --no-corral            turn off PI-corral pruning and corral deadlocks
+        --no-corral            turn off PI-corral pruning, corral deadlocks and
+                               box sets learned dead
         --no-goal-macro        turn off goal-room macros (packing order)
         --no-strict-rooms      let boxes enter goal rooms out of packing order
         --no-tunnel-macro      push boxes through tunnels one step at a time
@@ -402,6 +404,13 @@ fn print_stats(wanted: bool, r: &solver::Report, budget: &Budget) {
         );
         if s.corral_searches > 0 {
             eprintln!("{:<8} corral searches {}, {} positions", "", s.corral_searches, s.corral_search_nodes);
+        }
+        if s.dead_set_searches > 0 || s.dead_sets > 0 {
+            let (cut, searches, nodes, known) = (s.dead_sets, s.dead_set_searches, s.dead_set_nodes, s.dead_sets_known);
+            eprintln!(
+                "{:<8} dead by box sets {}, {} searches, {} positions, {} sets known",
+                "", cut, searches, nodes, known
+            );
         }
         if s.frozen_analyses > 0 {
             let (dead, boards) = (s.dead_frozen, s.frozen_analyses);

@@ -20,18 +20,20 @@
 //!     solvable position keeps a solvable child among them.
 //!  9. Corral searches (`corral_deadlock::CorralDeadlocks`, with and without the boxes
 //!     touching the barrier). 7 to 9: `corral_rules_cut_only_unsolvable_positions`
-//! 10. The matching bound (`bound::Matching`): no perfect matching of boxes to goals on
+//! 10. Box sets proven dead (`dead_sets::DeadSets`): learned from a position, then found
+//!     in others. `dead_box_sets_cut_only_unsolvable_positions`
+//! 11. The matching bound (`bound::Matching`): no perfect matching of boxes to goals on
 //!     finite push distances. `an_infinite_matching_bound_means_no_solution`
-//! 11. All of them as move generation applies them (`search::movegen`: the dead squares
+//! 12. All of them as move generation applies them (`search::movegen`: the dead squares
 //!     it skips, `dead_child`, `proved_dead`, the PI-corral restriction, the bound in
 //!     `emit` and `add_root`): a child it does not make is unsolvable, and a solvable
 //!     position keeps a solvable child. `a_forward_expansion_keeps_a_solvable_child`
 //!
 //! Backward: a position cut is not reached by pushes from the start.
-//! 12. Dead squares and dead sides backward (`Board::dead_bwd`, `dead_bwd_sides`).
-//! 13. The matching bound on distances from the start cells (`Board::from_start`).
-//! 14. Both as move generation applies them to pulls.
-//!     12 to 14: `backward_rules_cut_only_positions_the_start_never_leads_to`
+//! 13. Dead squares and dead sides backward (`Board::dead_bwd`, `dead_bwd_sides`).
+//! 14. The matching bound on distances from the start cells (`Board::from_start`).
+//! 15. Both as move generation applies them to pulls.
+//!     13 to 15: `backward_rules_cut_only_positions_the_start_never_leads_to`
 //!
 //! Not sound, and not claimed to be: tunnel macros, strict goal rooms and whole box moves
 //! skip positions, so a side that used them is incomplete and its exhaustion proves
@@ -56,6 +58,7 @@ use crate::bound::{Matching, IMPOSSIBLE};
 use crate::budget::Budget;
 use crate::corral::{Corral, Corrals};
 use crate::corral_deadlock::CorralDeadlocks;
+use crate::dead_sets::DeadSets;
 use crate::freeze::{Freeze, Frozen, GoalCut};
 use crate::frozen_goals::FrozenWalls;
 use crate::level::Level;
@@ -277,6 +280,39 @@ fn corral_rules_cut_only_unsolvable_positions() {
     );
     assert!(solvable >= 1000 && pi_dead >= 40 && pi_only_solvable >= 150, "{} {} {}", solvable, pi_dead, pi_only);
     assert!(searched_dead >= 80, "{}", searched_dead);
+}
+
+/// Sets are learned from the positions of a room as they come, and each later position
+/// of the room is checked against every set learned so far, as in a search.
+#[test]
+fn dead_box_sets_cut_only_unsolvable_positions() {
+    let (mut positions, mut solvable, mut learned, mut cut) = (0, 0, 0, 0);
+    let mut sets = DeadSets::new(0);
+    let draw = Draw::rooms(6, 5, 5, 0, b"...$$$@").and(12, 12, 0).live();
+    for_random_positions(0x5eed_0010_dead_5e75, 4000, draw, |p| {
+        let board = p.board;
+        if p.index == 0 {
+            sets = DeadSets::new(board.n);
+        }
+        positions += 1;
+        let truth = p.solvable();
+        solvable += truth as usize;
+        let occupied = p.occupied();
+        if sets.dead(&occupied, &p.boxes, p.player) {
+            cut += 1;
+            assert!(!truth, "holds a box set proven dead, but solvable:\n{}", p.text);
+        }
+        if sets.learn(board, &p.boxes, p.player, 200) {
+            learned += 1;
+            assert!(!truth, "a box set of it proven dead, but solvable:\n{}", p.text);
+            assert!(sets.dead(&occupied, &p.boxes, p.player), "its own set not found:\n{}", p.text);
+        }
+    });
+    eprintln!(
+        "soundness: of {} positions ({} solvable), {} gave a dead box set, {} held one learned before",
+        positions, solvable, learned, cut
+    );
+    assert!(solvable >= 1000 && learned >= 100 && cut >= 50, "{} {} {}", solvable, learned, cut);
 }
 
 #[test]

@@ -16,6 +16,11 @@ const PACKING_MACRO_BOXES: usize = 2;
 
 /// Whole box moves load the table slots of this many children ahead of the one checked.
 const PREFETCH_AHEAD: usize = 4;
+/// How many ancestors of an expanded node count it in their subtrees, the count at which
+/// a subtree is searched for dead box sets, and the positions such a search may visit.
+const SUBTREE_LEVELS: usize = 8;
+const SUBTREE_TEST: u8 = 64;
+const SET_SEARCH_LIMIT: usize = 200;
 
 /// The macros' setting and scratch.
 pub(super) struct Macros {
@@ -63,6 +68,9 @@ impl<'a> Side<'a> {
         // Every area is labelled for the children; the player's also fills `reach`.
         self.pos.areas.label_with_reach(self.cx.board, &self.pos.occupied, nb, player, &mut self.pos.reach);
         let forward = self.direction == Direction::Forward;
+        if forward && self.switches.corral {
+            self.learn_from_subtrees(node);
+        }
         let restricted =
             match self.pruners.corral(&self.pos.occupied, &self.pos.boxes, &self.pos.reach, &self.pos.areas) {
                 Corral::Deadlock => {
@@ -451,6 +459,32 @@ impl<'a> Side<'a> {
     }
 
     /// Keep `child` among the nodes with the most boxes on target.
+    /// Count the expansion in the subtrees of the node's nearest ancestors; one that
+    /// reaches `SUBTREE_TEST` without a solution is likely stuck: search its stuck boxes,
+    /// while those searches have visited at most a quarter as many positions as the side
+    /// expanded (after Festival, which tests subtrees of 64 nodes).
+    fn learn_from_subtrees(&mut self, node: u32) {
+        if self.subtree.len() <= node as usize {
+            self.subtree.resize(node as usize + 1, 0);
+        }
+        let mut a = node;
+        for _ in 0..SUBTREE_LEVELS {
+            let count = &mut self.subtree[a as usize];
+            *count = count.saturating_add(1);
+            if *count == SUBTREE_TEST && self.learn_work <= self.stats.expanded / 4 {
+                let key = self.table.key(a);
+                let nb = self.nboxes;
+                let before = self.pruners.dead_sets.nodes;
+                self.pruners.dead_sets.learn(self.cx.board, &key[..nb], key[nb], SET_SEARCH_LIMIT);
+                self.learn_work += self.pruners.dead_sets.nodes - before;
+            }
+            a = self.table.parent(a);
+            if a == crate::table::NO_PARENT {
+                break;
+            }
+        }
+    }
+
     fn note_most_packed(&mut self, child: u32, packed: u16) {
         if self.most_packed.len() < WAYPOINTS {
             self.most_packed.push((child, packed));

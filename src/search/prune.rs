@@ -1,11 +1,12 @@
 //! A side's deadlock rules beyond its bound: dead squares and the player's dead sides of
 //! a box both ways; forward, as the switches allow, freeze deadlocks, goals cut off by
-//! boxes frozen on goals, the boards such boxes leave, PI-corrals and corrals searched to
-//! the end. Each check counts what it cut in the side's `Stats`.
+//! boxes frozen on goals, the boards such boxes leave, PI-corrals, corrals searched to
+//! the end and box sets learned dead. Each check counts what it cut in the side's `Stats`.
 
 use crate::board::{Board, Cell};
 use crate::corral::{Corral, Corrals};
 use crate::corral_deadlock::CorralDeadlocks;
+use crate::dead_sets::DeadSets;
 use crate::freeze::{Freeze, Frozen, GoalCut};
 use crate::frozen_goals::FrozenWalls;
 use crate::reach::{Areas, Reach};
@@ -32,6 +33,7 @@ pub(super) struct Pruners<'a> {
     pub corrals: Corrals,
     corral_deadlocks: CorralDeadlocks,
     frozen_off: FrozenWalls,
+    pub dead_sets: DeadSets,
 }
 
 impl<'a> Pruners<'a> {
@@ -53,6 +55,7 @@ impl<'a> Pruners<'a> {
             corrals: Corrals::new(board.n),
             corral_deadlocks: CorralDeadlocks::new(board.n),
             frozen_off: FrozenWalls::new(board.n),
+            dead_sets: DeadSets::new(board.n),
         }
     }
 
@@ -75,6 +78,10 @@ impl<'a> Pruners<'a> {
         }
         if self.freeze_rules && self.frozen_off.dead(self.board, occupied, boxes, player) {
             stats.dead_frozen += 1;
+            return true;
+        }
+        if self.corral_rules && self.dead_sets.dead(occupied, boxes, player) {
+            stats.dead_sets += 1;
             return true;
         }
         false
@@ -136,31 +143,43 @@ impl<'a> Pruners<'a> {
         self.corral_deadlocks.searches = 0;
         self.corral_deadlocks.nodes = 0;
         self.frozen_off.analyses = 0;
+        self.dead_sets.searches = 0;
+        self.dead_sets.nodes = 0;
     }
 
     pub fn give_back(&mut self, lessons: &mut Lessons) {
         std::mem::swap(&mut self.corral_deadlocks, &mut lessons.corral_deadlocks);
         std::mem::swap(&mut self.frozen_off, &mut lessons.frozen_off);
+        std::mem::swap(&mut self.dead_sets, &mut lessons.dead_sets);
     }
 
-    /// The corral searches and frozen-goal analyses made, into `stats`.
+    /// The corral searches, frozen-goal analyses and box-set searches made, into `stats`.
     pub fn count(&self, stats: &mut Stats) {
         stats.corral_searches = self.corral_deadlocks.searches;
         stats.corral_search_nodes = self.corral_deadlocks.nodes;
         stats.frozen_analyses = self.frozen_off.analyses;
+        stats.dead_set_searches = self.dead_sets.searches;
+        stats.dead_set_nodes = self.dead_sets.nodes;
+        stats.dead_sets_known = self.dead_sets.len() as u64;
     }
 }
 
 /// What a forward side learns that holds for every forward search of the level: the
-/// corrals proven dead and the boards left by boxes frozen on goals. Runs hand it on, so
+/// corrals proven dead, the boards left by boxes frozen on goals and the box sets proven
+/// dead. Runs hand it on, so
 /// a later phase does not prove again what an earlier one did.
 pub struct Lessons {
     corral_deadlocks: CorralDeadlocks,
     frozen_off: FrozenWalls,
+    dead_sets: DeadSets,
 }
 
 impl Lessons {
     pub fn new(board: &Board) -> Lessons {
-        Lessons { corral_deadlocks: CorralDeadlocks::new(board.n), frozen_off: FrozenWalls::new(board.n) }
+        Lessons {
+            corral_deadlocks: CorralDeadlocks::new(board.n),
+            frozen_off: FrozenWalls::new(board.n),
+            dead_sets: DeadSets::new(board.n),
+        }
     }
 }

@@ -190,16 +190,18 @@ impl CorralDeadlocks {
 }
 
 /// Put `boxes` on the board of `occupied`, or take them off.
-fn mark(occupied: &mut [bool], boxes: &[Cell], on: bool) {
+pub fn mark(occupied: &mut [bool], boxes: &[Cell], on: bool) {
     for &b in boxes {
         occupied[b as usize] = on;
     }
 }
 
-fn key_of(boxes: &[Cell], area: Cell) -> Key {
-    let mut key = [NONE; MAX_BARRIER + 1];
+/// A search key: `boxes`, then `NONE` up to the last entry, which is `last` (the
+/// player's cell or his area's).
+pub fn key_of<const N: usize>(boxes: &[Cell], last: Cell) -> [Cell; N] {
+    let mut key = [NONE; N];
     key[..boxes.len()].copy_from_slice(boxes);
-    key[MAX_BARRIER] = area;
+    key[N - 1] = last;
     key
 }
 

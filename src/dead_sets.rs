@@ -15,6 +15,7 @@
 use std::collections::HashSet;
 
 use crate::board::{Board, Cell, NONE};
+use crate::corral_deadlock::{key_of, mark};
 use crate::freeze::Freeze;
 use crate::reach::Reach;
 
@@ -216,17 +217,4 @@ impl DeadSets {
 fn free(reach: &Reach, board: &Board, occupied: &[bool], b: Cell) -> bool {
     let can = |d: usize| reach.push_to(board, occupied, b, d).is_some();
     (can(0) || can(1)) && (can(2) || can(3))
-}
-
-fn mark(occupied: &mut [bool], boxes: &[Cell], on: bool) {
-    for &b in boxes {
-        occupied[b as usize] = on;
-    }
-}
-
-fn key_of(boxes: &[Cell], last: Cell) -> Key {
-    let mut key = [NONE; MAX_SET + 1];
-    key[..boxes.len()].copy_from_slice(boxes);
-    key[MAX_SET] = last;
-    key
 }

@@ -41,7 +41,7 @@ pub struct DeadSets {
     seen: HashSet<Key>,
     expanded: HashSet<Key>,
     queue: Vec<Key>,
-    /// Searches run, the positions they visited and the sets learned (for `--stats`).
+    /// Searches run and the positions they visited (for `--stats`; `len` counts the sets).
     pub searches: u64,
     pub nodes: u64,
 }
@@ -81,7 +81,8 @@ impl DeadSets {
     }
 
     /// Search the position's stuck boxes alone, `limit` positions at most; if they are
-    /// proven dead, keep the smallest set found dead among them and return true.
+    /// proven dead, keep the smallest set found dead among them and return true (true too
+    /// if the position holds a set known already).
     pub fn learn(&mut self, board: &Board, boxes: &[Cell], player: Cell, limit: usize) -> bool {
         if self.sets.len() >= MAX_SETS {
             return false;

@@ -458,7 +458,6 @@ impl<'a> Side<'a> {
         other.find(&self.pos.key, hash).map(|(o, second)| Step::Met { own: child, other: o, second })
     }
 
-    /// Keep `child` among the nodes with the most boxes on target.
     /// Count the expansion in the subtrees of the node's nearest ancestors; one that
     /// reaches `SUBTREE_TEST` without a solution is likely stuck: search its stuck boxes,
     /// while those searches have visited at most a quarter as many positions as the side
@@ -485,6 +484,7 @@ impl<'a> Side<'a> {
         }
     }
 
+    /// Keep `child` among the nodes with the most boxes on target.
     fn note_most_packed(&mut self, child: u32, packed: u16) {
         if self.most_packed.len() < WAYPOINTS {
             self.most_packed.push((child, packed));

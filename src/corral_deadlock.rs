@@ -39,14 +39,7 @@ pub struct CorralDeadlocks {
     /// Barrier boxes (sorted) and a cell of the player's area (its smallest, or where a
     /// position had him) -> dead.
     cache: HashMap<Key, bool>,
-    occupied: Vec<bool>,
-    reach: Reach,
-    freeze: Freeze,
-    /// Positions queued (the player where a push left him) and expanded (his area's
-    /// smallest cell).
-    seen: HashSet<Key>,
-    expanded: HashSet<Key>,
-    queue: Vec<Key>,
+    search: BoxSearch<{ MAX_BARRIER + 1 }>,
     barrier: Vec<Cell>,
     cells: Vec<Cell>,
     /// Searches run and the positions they visited (for `--stats`).
@@ -58,12 +51,7 @@ impl CorralDeadlocks {
     pub fn new(cells: usize) -> CorralDeadlocks {
         CorralDeadlocks {
             cache: HashMap::new(),
-            occupied: vec![false; cells],
-            reach: Reach::new(cells),
-            freeze: Freeze::new(cells),
-            seen: HashSet::new(),
-            expanded: HashSet::new(),
-            queue: Vec::new(),
+            search: BoxSearch::new(cells),
             barrier: Vec::with_capacity(MAX_BARRIER),
             cells: Vec::new(),
             searches: 0,
@@ -94,8 +82,8 @@ impl CorralDeadlocks {
         if let Some(&d) = self.cache.get(&here) {
             return d;
         }
-        mark(&mut self.occupied, &self.barrier, true);
-        let area = self.reach.fill(board, &self.occupied, player);
+        mark(&mut self.search.occupied, &self.barrier, true);
+        let area = self.search.reach.fill(board, &self.search.occupied, player);
         let key = key_of(&self.barrier, area);
         let dead = match self.cache.get(&key) {
             Some(&d) => d,
@@ -115,77 +103,141 @@ impl CorralDeadlocks {
         if self.cache.len() < ALIASES_UP_TO {
             self.cache.insert(here, dead);
         }
-        mark(&mut self.occupied, &self.barrier, false);
+        mark(&mut self.search.occupied, &self.barrier, false);
         dead
     }
 
     /// Breadth-first over the barrier boxes' pushes from `root`; true if it runs out of
     /// positions within `limit` without every box reaching a goal or the player reaching
     /// a cell of `cells` (the corral's, or none). Leaves `occupied` as it found it (the
-    /// root's boxes). A child is queued with the player where the push left him; the
-    /// flood that a position needs anyway for its pushes names his area, and a position
-    /// whose area was expanded before is skipped then: one flood per position instead of
-    /// one more per child.
+    /// root's boxes).
     fn search(&mut self, board: &Board, root: Key, limit: usize) -> bool {
         self.searches += 1;
         let nb = self.barrier.len();
-        mark(&mut self.occupied, &self.barrier, false);
-        self.seen.clear();
-        self.expanded.clear();
-        self.queue.clear();
-        self.seen.insert(root);
-        self.queue.push(root);
-        let (mut head, mut expanded) = (0, 0);
+        let search = &mut self.search;
+        mark(&mut search.occupied, &self.barrier, false);
+        search.start(root);
+        let mut expanded = 0;
         let mut dead = true;
-        while head < self.queue.len() {
+        while let Some(state) = search.next() {
             if expanded >= limit {
                 dead = false;
                 break;
             }
-            let state = self.queue[head];
-            head += 1;
-            let boxes = &state[..nb];
-            if boxes.iter().all(|&b| board.is_goal[b as usize]) {
+            if state[..nb].iter().all(|&b| board.is_goal[b as usize]) {
                 dead = false;
                 break;
             }
-            mark(&mut self.occupied, boxes, true);
-            let area = self.reach.fill(board, &self.occupied, state[MAX_BARRIER]);
-            if !self.expanded.insert(key_of(boxes, area)) {
-                mark(&mut self.occupied, boxes, false);
+            if !search.enter(board, &state, nb) {
                 continue;
             }
             expanded += 1;
             self.nodes += 1;
-            if self.cells.iter().any(|&c| self.reach.reached(c)) {
+            let opened = self.cells.iter().any(|&c| search.reach.reached(c));
+            if !opened {
+                search.push_children(board, &state, nb);
+            }
+            mark(&mut search.occupied, &state[..nb], false);
+            if opened {
                 dead = false;
-                mark(&mut self.occupied, boxes, false);
                 break;
             }
-            for (i, &b) in boxes.iter().enumerate() {
-                for d in 0..4 {
-                    let to = match self.reach.push_to(board, &self.occupied, b, d) {
-                        Some(to) => to,
-                        None => continue,
-                    };
-                    self.occupied[b as usize] = false;
-                    self.occupied[to as usize] = true;
-                    let frozen = self.freeze.is_deadlock(board, &self.occupied, to);
-                    let mut child = state;
-                    child[i] = to;
-                    child[..nb].sort_unstable();
-                    child[MAX_BARRIER] = b;
-                    if !frozen && self.seen.insert(child) {
-                        self.queue.push(child);
-                    }
-                    self.occupied[to as usize] = false;
-                    self.occupied[b as usize] = true;
+        }
+        mark(&mut search.occupied, &self.barrier, true);
+        dead
+    }
+}
+
+/// The working space of a breadth-first search over the pushes of a few boxes alone
+/// (corral searches, `dead_sets`). A position is `N - 1` box cells, sorted, `NONE` after
+/// the last, then a cell of the player. A child is queued with the player where the push
+/// left him; the flood that a position needs anyway for its pushes names his area, and a
+/// position whose area was expanded before is skipped then: one flood per position
+/// instead of one more per child.
+pub struct BoxSearch<const N: usize> {
+    /// The boxes of the position being expanded, between `enter` and the caller taking
+    /// them off; the player's area in `reach`.
+    pub occupied: Vec<bool>,
+    pub reach: Reach,
+    freeze: Freeze,
+    /// Positions queued (the player where a push left him) and expanded (his area's
+    /// smallest cell).
+    seen: HashSet<[Cell; N]>,
+    expanded: HashSet<[Cell; N]>,
+    queue: Vec<[Cell; N]>,
+    head: usize,
+}
+
+impl<const N: usize> BoxSearch<N> {
+    pub fn new(cells: usize) -> BoxSearch<N> {
+        BoxSearch {
+            occupied: vec![false; cells],
+            reach: Reach::new(cells),
+            freeze: Freeze::new(cells),
+            seen: HashSet::new(),
+            expanded: HashSet::new(),
+            queue: Vec::new(),
+            head: 0,
+        }
+    }
+
+    /// A new search from `root`.
+    pub fn start(&mut self, root: [Cell; N]) {
+        self.seen.clear();
+        self.expanded.clear();
+        self.queue.clear();
+        self.head = 0;
+        self.offer(root);
+    }
+
+    /// The next position queued.
+    pub fn next(&mut self) -> Option<[Cell; N]> {
+        let state = *self.queue.get(self.head)?;
+        self.head += 1;
+        Some(state)
+    }
+
+    /// Queue `child` unless it was queued before.
+    pub fn offer(&mut self, child: [Cell; N]) {
+        if self.seen.insert(child) {
+            self.queue.push(child);
+        }
+    }
+
+    /// Put the `n` boxes of `state` on the board and flood the player's area: true if
+    /// that area was not expanded before (the caller takes the boxes off when done),
+    /// false with the boxes taken off again.
+    pub fn enter(&mut self, board: &Board, state: &[Cell; N], n: usize) -> bool {
+        mark(&mut self.occupied, &state[..n], true);
+        let mut at = *state;
+        at[N - 1] = self.reach.fill(board, &self.occupied, state[N - 1]);
+        if self.expanded.insert(at) {
+            return true;
+        }
+        mark(&mut self.occupied, &state[..n], false);
+        false
+    }
+
+    /// Queue every push of the entered position's boxes whose box is not frozen off a
+    /// goal.
+    pub fn push_children(&mut self, board: &Board, state: &[Cell; N], n: usize) {
+        for (i, &b) in state[..n].iter().enumerate() {
+            for d in 0..4 {
+                let Some(to) = self.reach.push_to(board, &self.occupied, b, d) else { continue };
+                self.occupied[b as usize] = false;
+                self.occupied[to as usize] = true;
+                let frozen = self.freeze.is_deadlock(board, &self.occupied, to);
+                self.occupied[to as usize] = false;
+                self.occupied[b as usize] = true;
+                let mut child = *state;
+                child[i] = to;
+                child[..n].sort_unstable();
+                child[N - 1] = b;
+                if !frozen {
+                    self.offer(child);
                 }
             }
-            mark(&mut self.occupied, boxes, false);
         }
-        mark(&mut self.occupied, &self.barrier, true);
-        dead
     }
 }
 

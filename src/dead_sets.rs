@@ -12,11 +12,8 @@
 //! stuck part of the position. A set proven dead is then shrunk, box by box, to the
 //! smallest set the search still proves, so that it matches many positions.
 
-use std::collections::HashSet;
-
 use crate::board::{Board, Cell, NONE};
-use crate::corral_deadlock::{key_of, mark};
-use crate::freeze::Freeze;
+use crate::corral_deadlock::{key_of, mark, BoxSearch};
 use crate::reach::Reach;
 
 /// Sets of more boxes are not searched.
@@ -35,12 +32,7 @@ pub struct DeadSets {
     words: usize,
     /// Cell -> the sets whose smallest box stands there.
     by_cell: Vec<Vec<u32>>,
-    occupied: Vec<bool>,
-    reach: Reach,
-    freeze: Freeze,
-    seen: HashSet<Key>,
-    expanded: HashSet<Key>,
-    queue: Vec<Key>,
+    search: BoxSearch<{ MAX_SET + 1 }>,
     /// Searches run and the positions they visited (for `--stats`; `len` counts the sets).
     pub searches: u64,
     pub nodes: u64,
@@ -53,12 +45,7 @@ impl DeadSets {
             areas: Vec::new(),
             words: cells.div_ceil(64),
             by_cell: vec![Vec::new(); cells],
-            occupied: vec![false; cells],
-            reach: Reach::new(cells),
-            freeze: Freeze::new(cells),
-            seen: HashSet::new(),
-            expanded: HashSet::new(),
-            queue: Vec::new(),
+            search: BoxSearch::new(cells),
             searches: 0,
             nodes: 0,
         }
@@ -87,9 +74,9 @@ impl DeadSets {
         if self.sets.len() >= MAX_SETS {
             return false;
         }
-        mark(&mut self.occupied, boxes, true);
-        let known = self.dead(&self.occupied, boxes, player);
-        mark(&mut self.occupied, boxes, false);
+        mark(&mut self.search.occupied, boxes, true);
+        let known = self.dead(&self.search.occupied, boxes, player);
+        mark(&mut self.search.occupied, boxes, false);
         if known {
             return true;
         }
@@ -116,13 +103,14 @@ impl DeadSets {
             }
         }
         set.sort_unstable();
-        mark(&mut self.occupied, &set, true);
-        self.reach.fill(board, &self.occupied, player);
-        mark(&mut self.occupied, &set, false);
+        let search = &mut self.search;
+        mark(&mut search.occupied, &set, true);
+        search.reach.fill(board, &search.occupied, player);
+        mark(&mut search.occupied, &set, false);
         let id = self.sets.len() as u32;
         let mut area = vec![0u64; self.words];
         for c in 0..board.n {
-            if self.reach.reached(c as Cell) {
+            if search.reach.reached(c as Cell) {
                 area[c / 64] |= 1 << (c % 64);
             }
         }
@@ -135,79 +123,50 @@ impl DeadSets {
     /// Take the free boxes out of `set`, one at a time, each on the board the earlier
     /// ones left, until none is free.
     fn lift_free(&mut self, board: &Board, set: &mut Vec<Cell>, player: Cell) {
-        mark(&mut self.occupied, set, true);
+        let search = &mut self.search;
+        mark(&mut search.occupied, set, true);
         loop {
-            self.reach.fill(board, &self.occupied, player);
-            let Some(i) = set.iter().position(|&b| free(&self.reach, board, &self.occupied, b)) else { break };
-            self.occupied[set[i] as usize] = false;
+            search.reach.fill(board, &search.occupied, player);
+            let Some(i) = set.iter().position(|&b| free(&search.reach, board, &search.occupied, b)) else { break };
+            search.occupied[set[i] as usize] = false;
             set.swap_remove(i);
         }
-        mark(&mut self.occupied, set, false);
+        mark(&mut search.occupied, set, false);
     }
 
     /// Breadth-first over the pushes of `set` alone, a free box lifted as soon as there is
     /// one: true if it runs out of positions within `limit` without every box left on a
-    /// goal. Positions are queued with the player where the push left him, and expanded
-    /// once per area, as in `corral_deadlock`.
+    /// goal.
     fn stuck(&mut self, board: &Board, set: &[Cell], player: Cell, limit: usize) -> bool {
         self.searches += 1;
-        self.seen.clear();
-        self.expanded.clear();
-        self.queue.clear();
-        let mut root = key_of(set, player);
+        let search = &mut self.search;
+        let mut root: Key = key_of(set, player);
         root[..MAX_SET].sort_unstable();
-        self.seen.insert(root);
-        self.queue.push(root);
-        let (mut head, mut expanded) = (0, 0);
-        while head < self.queue.len() {
+        search.start(root);
+        let mut expanded = 0;
+        while let Some(state) = search.next() {
             if expanded >= limit {
                 return false;
             }
-            let state = self.queue[head];
-            head += 1;
             let n = state[..MAX_SET].iter().take_while(|&&c| c != NONE).count();
-            let boxes = &state[..n];
-            if boxes.iter().all(|&b| board.is_goal[b as usize]) {
+            if state[..n].iter().all(|&b| board.is_goal[b as usize]) {
                 return false;
             }
-            mark(&mut self.occupied, boxes, true);
-            let area = self.reach.fill(board, &self.occupied, state[MAX_SET]);
-            let mut at = state;
-            at[MAX_SET] = area;
-            if !self.expanded.insert(at) {
-                mark(&mut self.occupied, boxes, false);
+            if !search.enter(board, &state, n) {
                 continue;
             }
             expanded += 1;
             self.nodes += 1;
-            if let Some(i) = boxes.iter().position(|&b| free(&self.reach, board, &self.occupied, b)) {
-                let mut child = state;
-                child[i] = NONE;
-                child[..MAX_SET].sort_unstable();
-                if self.seen.insert(child) {
-                    self.queue.push(child);
-                }
-                mark(&mut self.occupied, boxes, false);
-                continue;
-            }
-            for (i, &b) in boxes.iter().enumerate() {
-                for d in 0..4 {
-                    let Some(to) = self.reach.push_to(board, &self.occupied, b, d) else { continue };
-                    self.occupied[b as usize] = false;
-                    self.occupied[to as usize] = true;
-                    let frozen = self.freeze.is_deadlock(board, &self.occupied, to);
-                    self.occupied[to as usize] = false;
-                    self.occupied[b as usize] = true;
+            match state[..n].iter().position(|&b| free(&search.reach, board, &search.occupied, b)) {
+                Some(i) => {
                     let mut child = state;
-                    child[i] = to;
-                    child[..n].sort_unstable();
-                    child[MAX_SET] = b;
-                    if !frozen && self.seen.insert(child) {
-                        self.queue.push(child);
-                    }
+                    child[i] = NONE;
+                    child[..MAX_SET].sort_unstable();
+                    search.offer(child);
                 }
+                None => search.push_children(board, &state, n),
             }
-            mark(&mut self.occupied, boxes, false);
+            mark(&mut search.occupied, &state[..n], false);
         }
         true
     }

@@ -360,6 +360,8 @@ pub fn judge_items(tokens: Vec<Token<'_>>) -> Result<Vec<Token<'_>>, String> {
 /// format string uses inline (`{name}`) is refused. Renaming every use of a name alike
 /// keeps the program the same; tests/submission.rs checks that it prints the same.
 const RENAMES: &[&str] = &[
+    "Cell",
+    "NONE",
     "occupied",
     "board",
     "player",
@@ -690,11 +692,65 @@ fn shorten_names<'a>(
         .collect()
 }
 
+/// Primitive types so common that a one-letter alias, declared again in every module
+/// (a module sees no alias of its parent's), costs less than their names.
+const ALIASED: &[&str] = &["usize", "bool"];
+
+/// Write each of `ALIASED` by a one-letter alias that no word of the source is, declared
+/// at the top of the crate and of every inline module that uses it.
+fn alias_types<'a>(tokens: Vec<Token<'a>>) -> Vec<Token<'a>> {
+    let words: std::collections::HashSet<&str> =
+        tokens.iter().filter(|t| t.kind == Kind::Word).map(|t| t.text).collect();
+    const LETTERS: [&str; 26] = [
+        "Z", "Y", "X", "W", "V", "U", "T", "S", "R", "Q", "P", "O", "N", "M", "L", "K", "J", "I", "H", "G", "F", "E",
+        "D", "C", "B", "A",
+    ];
+    let mut free = LETTERS.iter().filter(|l| !words.contains(*l));
+    let aliases: Vec<(&str, &str)> =
+        ALIASED.iter().filter(|t| words.contains(*t)).filter_map(|&t| Some((t, *free.next()?))).collect();
+    let opens_module =
+        |k: usize| tokens[k].text == "{" && k >= 2 && tokens[k - 2].text == "mod" && tokens[k - 1].kind == Kind::Word;
+    // The aliases a module's own tokens use, its inner modules' left out.
+    let declarations = |start: usize, end: usize| {
+        let mut used = vec![false; aliases.len()];
+        let mut k = start;
+        while k < end {
+            if k > start && opens_module(k) {
+                k = close(&tokens, k).unwrap_or(end);
+                continue;
+            }
+            if let Some(i) =
+                aliases.iter().position(|(long, _)| tokens[k].kind == Kind::Word && tokens[k].text == *long)
+            {
+                used[i] = true;
+            }
+            k += 1;
+        }
+        let word = |text: &'a str| Token { text, kind: Kind::Word, spaced: true };
+        let punct = |text: &'a str| Token { text, kind: Kind::Punct, spaced: false };
+        let used = aliases.iter().zip(used).filter(|(_, u)| *u).map(|(a, _)| *a);
+        used.flat_map(|(long, short)| [word("type"), word(short), punct("="), word(long), punct(";")])
+            .collect::<Vec<_>>()
+    };
+    let mut out = declarations(0, tokens.len());
+    for (k, t) in tokens.iter().enumerate() {
+        let renamed = aliases.iter().find(|(long, _)| t.kind == Kind::Word && t.text == *long);
+        out.push(match renamed {
+            Some(&(_, short)) => Token { text: short, ..t.clone() },
+            None => t.clone(),
+        });
+        if opens_module(k) {
+            out.extend(declarations(k, close(&tokens, k).unwrap_or(tokens.len())));
+        }
+    }
+    out
+}
+
 /// The judge file's text for bundled source `src`.
 pub fn minify(src: &str) -> Result<String, String> {
     let tokens = judge_items(tokenize(src)?)?;
     let names = short_names(&tokens)?;
-    let tokens = shorten_names(tokens, &names);
+    let tokens = alias_types(shorten_names(tokens, &names));
     // Types and constants may now have lower-case names: the judge reads no warnings.
     Ok(format!("#![allow(nonstandard_style)]{}", render(&tokens)))
 }
@@ -926,6 +982,33 @@ fn main() {
         let _ = std::fs::remove_dir_all(dir);
         // A name a format string uses inline cannot be renamed in the string: refused.
         assert!(minify("fn main() { let player = 1; println!(\"{player}\"); }").is_err());
+    }
+
+    /// `usize` and `bool` are written by one-letter aliases, declared in each module that
+    /// uses them (inner modules too, none where unused); a literal's suffix stays.
+    #[test]
+    fn primitive_types_are_aliased_in_every_module_that_uses_them() {
+        let src = r#"
+mod outer {
+    pub fn half(x: usize) -> usize { x / 2 + 0usize }
+    pub mod inner {
+        pub fn odd(x: usize) -> bool { x % 2 == 1 && usize::MAX > x }
+    }
+    pub mod unused { pub fn one() -> u8 { 1 } }
+}
+fn main() {
+    let small: bool = outer::inner::odd(7);
+    println!("{} {} {} usize", outer::half(9 as usize), small, outer::unused::one());
+}
+"#;
+        let small = minify(src).unwrap();
+        let declared = small.matches("=usize;").count();
+        assert_eq!(small.matches("usize").count(), declared + 2, "{small}"); // 0usize and the string
+        assert_eq!(declared, 3, "root, outer, inner: {small}");
+        assert_eq!(small.matches("=bool;").count(), 2, "root, inner: {small}");
+        let dir = temp_dir("aliased");
+        assert_eq!(run(&dir, "aliased", &small, false), run(&dir, "original", src, false));
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -7,8 +7,9 @@
 //! (`learn`) proves such sets; `dead` then finds them in the positions of every later
 //! search of the level.
 //!
-//! The set starts as the boxes that are not free: a box the player can push both across
-//! and along is lifted at once (its own pushes can only make room), so the set is the
+//! The set starts as the boxes that cannot get out of the way: a box the player can push
+//! both across and along, or push a step and then walk round to push back (a wobbler,
+//! after Festival), is lifted at once, before the search and during it, so the set is the
 //! stuck part of the position. A set proven dead is then shrunk, box by box, to the
 //! smallest set the search still proves, so that it matches many positions.
 
@@ -33,6 +34,8 @@ pub struct DeadSets {
     /// Cell -> the sets whose smallest box stands there.
     by_cell: Vec<Vec<u32>>,
     search: BoxSearch<{ MAX_SET + 1 }>,
+    /// The player's area after a trial push (`wobbles`).
+    trial: Reach,
     /// Searches run and the positions they visited (for `--stats`; `len` counts the sets).
     pub searches: u64,
     pub nodes: u64,
@@ -46,6 +49,7 @@ impl DeadSets {
             words: cells.div_ceil(64),
             by_cell: vec![Vec::new(); cells],
             search: BoxSearch::new(cells),
+            trial: Reach::new(cells),
             searches: 0,
             nodes: 0,
         }
@@ -81,12 +85,12 @@ impl DeadSets {
             return true;
         }
         let mut set: Vec<Cell> = boxes.to_vec();
-        self.lift_free(board, &mut set, player);
+        self.lift_movable(board, &mut set, player);
         if set.len() > MAX_SET {
             // Boxes on goals are lifted too: the set then asks whether the others can reach
             // goals at all.
             set.retain(|&b| !board.is_goal[b as usize]);
-            self.lift_free(board, &mut set, player);
+            self.lift_movable(board, &mut set, player);
         }
         if set.is_empty() || set.len() > MAX_SET {
             return false;
@@ -120,21 +124,22 @@ impl DeadSets {
         true
     }
 
-    /// Take the free boxes out of `set`, one at a time, each on the board the earlier
-    /// ones left, until none is free.
-    fn lift_free(&mut self, board: &Board, set: &mut Vec<Cell>, player: Cell) {
+    /// Lift the boxes of `set` that can get out of the way (`movable`), one at a time,
+    /// each on the board the earlier lifts left, until none can.
+    fn lift_movable(&mut self, board: &Board, set: &mut Vec<Cell>, player: Cell) {
         let search = &mut self.search;
         mark(&mut search.occupied, set, true);
         loop {
             search.reach.fill(board, &search.occupied, player);
-            let Some(i) = set.iter().position(|&b| free(&search.reach, board, &search.occupied, b)) else { break };
+            let (reach, occupied, trial) = (&search.reach, &mut search.occupied, &mut self.trial);
+            let Some(i) = (0..set.len()).find(|&i| movable(reach, trial, board, occupied, set[i])) else { break };
             search.occupied[set[i] as usize] = false;
             set.swap_remove(i);
         }
         mark(&mut search.occupied, set, false);
     }
 
-    /// Breadth-first over the pushes of `set` alone, a free box lifted as soon as there is
+    /// Breadth-first over the pushes of `set` alone, a movable box lifted as soon as there is
     /// one: true if it runs out of positions within `limit` without every box left on a
     /// goal.
     fn stuck(&mut self, board: &Board, set: &[Cell], player: Cell, limit: usize) -> bool {
@@ -157,7 +162,8 @@ impl DeadSets {
             }
             expanded += 1;
             self.nodes += 1;
-            match state[..n].iter().position(|&b| free(&search.reach, board, &search.occupied, b)) {
+            let (reach, occupied, trial) = (&search.reach, &mut search.occupied, &mut self.trial);
+            match (0..n).find(|&i| movable(reach, trial, board, occupied, state[i])) {
                 Some(i) => {
                     let mut child = state;
                     child[i] = NONE;
@@ -172,9 +178,50 @@ impl DeadSets {
     }
 }
 
-/// Can the player (in the area of the latest fill) push the box on `b` both across and
-/// along?
-fn free(reach: &Reach, board: &Board, occupied: &[bool], b: Cell) -> bool {
-    let can = |d: usize| reach.push_to(board, occupied, b, d).is_some();
-    (can(0) || can(1)) && (can(2) || can(3))
+/// Can the box on `b` get out of the way? The player (in the area of the latest fill) can
+/// push it both across and along, or push it a step and walk round to push it back (a
+/// wobbler, after Festival). `occupied` is left as it was.
+fn movable(reach: &Reach, trial: &mut Reach, board: &Board, occupied: &mut [bool], b: Cell) -> bool {
+    let push = |d: usize| reach.push_to(board, occupied, b, d);
+    if (push(0).is_some() || push(1).is_some()) && (push(2).is_some() || push(3).is_some()) {
+        return true;
+    }
+    (0..4).any(|d| {
+        let Some(to) = reach.push_to(board, occupied, b, d) else { return false };
+        let beyond = board.step(to, d);
+        if beyond == NONE || occupied[beyond as usize] {
+            return false;
+        }
+        occupied[b as usize] = false;
+        occupied[to as usize] = true;
+        trial.fill(board, occupied, b);
+        occupied[to as usize] = false;
+        occupied[b as usize] = true;
+        trial.reached(beyond)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `lift_movable` leaves of the map's boxes, the player on his start.
+    fn left_after_lifting(text: &str) -> Vec<Cell> {
+        let board = Board::from_text(text);
+        let mut sets = DeadSets::new(board.n);
+        let mut set = board.start_boxes.clone();
+        sets.lift_movable(&board, &mut set, board.start_player);
+        set
+    }
+
+    /// A box against a wall cannot be pushed across, but the player can push it a step
+    /// and walk round to push it back: a wobbler, lifted. In a corridor he cannot get
+    /// round: it stays, as does a box he cannot push at all.
+    #[test]
+    fn wobblers_are_lifted_and_boxes_he_cannot_get_round_are_not() {
+        assert!(left_after_lifting("########\n#      #\n#@ $  .#\n########\n").is_empty());
+        assert_eq!(left_after_lifting("#######\n#@ $ .#\n#######\n").len(), 1);
+        let pocket = "######\n#@  .#\n### $#\n  ####\n";
+        assert_eq!(left_after_lifting(pocket).len(), 1);
+    }
 }

@@ -34,7 +34,7 @@ pub struct DeadSets {
     /// Cell -> the sets whose smallest box stands there.
     by_cell: Vec<Vec<u32>>,
     search: BoxSearch<{ MAX_SET + 1 }>,
-    /// The player's area after a trial push (`wobbles`).
+    /// The player's area after a trial push (`movable`).
     trial: Reach,
     /// Searches run and the positions they visited (for `--stats`; `len` counts the sets).
     pub searches: u64,
@@ -182,12 +182,12 @@ impl DeadSets {
 /// push it both across and along, or push it a step and walk round to push it back (a
 /// wobbler, after Festival). `occupied` is left as it was.
 fn movable(reach: &Reach, trial: &mut Reach, board: &Board, occupied: &mut [bool], b: Cell) -> bool {
-    let push = |d: usize| reach.push_to(board, occupied, b, d);
-    if (push(0).is_some() || push(1).is_some()) && (push(2).is_some() || push(3).is_some()) {
+    let pushed: [Option<Cell>; 4] = std::array::from_fn(|d| reach.push_to(board, occupied, b, d));
+    if (pushed[0].is_some() || pushed[1].is_some()) && (pushed[2].is_some() || pushed[3].is_some()) {
         return true;
     }
     (0..4).any(|d| {
-        let Some(to) = reach.push_to(board, occupied, b, d) else { return false };
+        let Some(to) = pushed[d] else { return false };
         let beyond = board.step(to, d);
         if beyond == NONE || occupied[beyond as usize] {
             return false;

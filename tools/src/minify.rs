@@ -732,18 +732,33 @@ fn alias_types<'a>(tokens: Vec<Token<'a>>) -> Vec<Token<'a>> {
         used.flat_map(|(long, short)| [word("type"), word(short), punct("="), word(long), punct(";")])
             .collect::<Vec<_>>()
     };
-    let mut out = declarations(0, tokens.len());
+    // Each scope's declarations go after its inner attributes (`#![...]`), which must
+    // come first.
+    let mut insert = std::collections::HashMap::new();
+    insert.insert(past_inner_attributes(&tokens, 0), declarations(0, tokens.len()));
+    for k in (0..tokens.len()).filter(|&k| opens_module(k)) {
+        let end = close(&tokens, k).unwrap_or(tokens.len());
+        insert.insert(past_inner_attributes(&tokens, k + 1), declarations(k, end));
+    }
+    let mut out = Vec::with_capacity(tokens.len());
     for (k, t) in tokens.iter().enumerate() {
+        out.extend(insert.remove(&k).unwrap_or_default());
         let renamed = aliases.iter().find(|(long, _)| t.kind == Kind::Word && t.text == *long);
         out.push(match renamed {
             Some(&(_, short)) => Token { text: short, ..t.clone() },
             None => t.clone(),
         });
-        if opens_module(k) {
-            out.extend(declarations(k, close(&tokens, k).unwrap_or(tokens.len())));
-        }
     }
+    out.extend(insert.remove(&tokens.len()).unwrap_or_default());
     out
+}
+
+/// The index past the inner attributes (`#![...]`) that start at `i`.
+fn past_inner_attributes(tokens: &[Token], mut i: usize) -> usize {
+    while i + 2 < tokens.len() && tokens[i].text == "#" && tokens[i + 1].text == "!" && tokens[i + 2].text == "[" {
+        i = close(tokens, i + 2).unwrap_or(tokens.len());
+    }
+    i
 }
 
 /// The judge file's text for bundled source `src`.
@@ -985,11 +1000,14 @@ fn main() {
     }
 
     /// `usize` and `bool` are written by one-letter aliases, declared in each module that
-    /// uses them (inner modules too, none where unused); a literal's suffix stays.
+    /// uses them (inner modules too, none where unused, after inner attributes); a
+    /// literal's suffix stays.
     #[test]
     fn primitive_types_are_aliased_in_every_module_that_uses_them() {
         let src = r#"
+#![allow(unused)]
 mod outer {
+    #![allow(dead_code)]
     pub fn half(x: usize) -> usize { x / 2 + 0usize }
     pub mod inner {
         pub fn odd(x: usize) -> bool { x % 2 == 1 && usize::MAX > x }

@@ -113,8 +113,16 @@ pub const TABLE: [Phase; 11] = [
             Some(WORK[2]),
         )
     },
+    // On planned levels, the plan's feature cells by single pushes: they solve other levels,
+    // some of them only late in the phase, so it comes before the phases on every level
+    // (at 4 s, or on a slower machine, the reserve would cut it).
+    Phase {
+        levels: Levels::Planned,
+        forward: (Priority::Plan, 0),
+        ..phase("plan", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[3]))
+    },
     // Without advisor weights: breadth for levels unlike those the weights were tuned on.
-    phase("plain", PLAIN, Some(WORK[3])),
+    phase("plain", PLAIN, Some(WORK[4])),
     // One box pushed as far as it takes per child (after YASS): other levels, fast. Like
     // the plan phase by whole box moves, it ends early when its forward side runs out.
     Phase {
@@ -122,27 +130,20 @@ pub const TABLE: [Phase; 11] = [
         ..phase(
             "whole box moves",
             Switches { whole_box_moves: true, packing_macro: false, ..BY_BOX_MOVES },
-            Some(WORK[4]),
+            Some(WORK[5]),
         )
     },
     // Whole box moves get near the end and stall where single pushes finish at once.
     Phase {
         from_most_packed: true,
         second_backward: true,
-        ..phase("pushes from the most packed", BY_PUSHES, Some(WORK[5]))
+        ..phase("pushes from the most packed", BY_PUSHES, Some(WORK[6]))
     },
     // Feature cells alone, no greedy turns: solves yet other levels.
     Phase {
         levels: Levels::Unplanned,
         forward: (Priority::Features, 0),
-        ..phase("feature cells", BY_BOX_MOVES, Some(WORK[6]))
-    },
-    // On planned levels, the plan's feature cells by single pushes later: they solve other
-    // levels.
-    Phase {
-        levels: Levels::Planned,
-        forward: (Priority::Plan, 0),
-        ..phase("plan", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[7]))
+        ..phase("feature cells", BY_BOX_MOVES, Some(WORK[7]))
     },
     // Greedy packs rooms best with the order enforced; three backward expansions to a
     // forward one grow the shared side its levels are met by. Incomplete: when its
@@ -172,7 +173,7 @@ pub const RESERVE: f64 = 0.25;
 /// feature cells 1.9 s; the plan phase by whole box moves, added later, 1.9 s (0.3 to
 /// 4.5 s: its children per expansion grow with the floor a box can reach), and the same
 /// again with best cells' turns.
-const WORK: [u64; 8] = [234_000, 100_000, 100_000, 64_000, 333_000, 118_000, 235_000, 300_000];
+const WORK: [u64; 8] = [234_000, 100_000, 100_000, 300_000, 64_000, 333_000, 118_000, 235_000];
 
 const REFERENCE_CELLS: f64 = 100.0;
 const REFERENCE_BOXES: f64 = 10.0;
@@ -276,11 +277,11 @@ mod tests {
             assert_eq!(phases.iter().any(|p| weighed(&p)), weights);
             assert!(phases.iter().all(|p| weighed(&p) || !p.switches.box_move_weights && !p.switches.hotspot_weights));
             // A plan's feature cells come second and third, by whole box moves, the second
-            // time giving best cells turns, and again after the phases on every level, by
-            // pushes; feature cells alone take that place on the levels without a plan.
+            // time giving best cells turns, and fourth by pushes, before the phases on every
+            // level; feature cells alone come after those on the levels without a plan.
             let plan = planned && weights;
             let by_plan: Vec<usize> = (0..phases.len()).filter(|&i| phases[i].forward.0 == Priority::Plan).collect();
-            assert_eq!(by_plan, if plan { vec![1, 2, 6] } else { vec![] });
+            assert_eq!(by_plan, if plan { vec![1, 2, 3] } else { vec![] });
             let whole = |i: &usize| phases[*i].switches.whole_box_moves;
             assert_eq!(by_plan.iter().filter(|i| whole(i)).count(), by_plan.len().min(2));
             let best: Vec<usize> = (0..phases.len()).filter(|&i| phases[i].switches.best_cells).collect();

@@ -78,7 +78,7 @@ const fn phase(name: &'static str, switches: Switches, work: Option<u64>) -> Pha
 /// The portfolio, in the order it runs. The short searches come first, each solving
 /// levels the others miss; the strict search enforces the packing order of goal rooms,
 /// fast when the order is right; the last search, by pushes, takes what time is left.
-pub const TABLE: [Phase; 11] = [
+pub const TABLE: [Phase; 12] = [
     // Solves most levels alone, so the backward side gets one turn in 16: it is shared,
     // and makes up its turns in the later phases. Packing macros make it much faster.
     phase("box moves", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[0])),
@@ -121,8 +121,14 @@ pub const TABLE: [Phase; 11] = [
         forward: (Priority::Plan, 0),
         ..phase("plan", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[3]))
     },
+    // The same with best cells' turns, briefly: greedier, it solves levels the first misses.
+    Phase {
+        levels: Levels::Planned,
+        forward: (Priority::Plan, 0),
+        ..phase("plan, best cells", Switches { forward_turns: 16, best_cells: true, ..BY_BOX_MOVES }, Some(WORK[4]))
+    },
     // Without advisor weights: breadth for levels unlike those the weights were tuned on.
-    phase("plain", PLAIN, Some(WORK[4])),
+    phase("plain", PLAIN, Some(WORK[5])),
     // One box pushed as far as it takes per child (after YASS): other levels, fast. Like
     // the plan phase by whole box moves, it ends early when its forward side runs out.
     Phase {
@@ -130,20 +136,20 @@ pub const TABLE: [Phase; 11] = [
         ..phase(
             "whole box moves",
             Switches { whole_box_moves: true, packing_macro: false, ..BY_BOX_MOVES },
-            Some(WORK[5]),
+            Some(WORK[6]),
         )
     },
     // Whole box moves get near the end and stall where single pushes finish at once.
     Phase {
         from_most_packed: true,
         second_backward: true,
-        ..phase("pushes from the most packed", BY_PUSHES, Some(WORK[6]))
+        ..phase("pushes from the most packed", BY_PUSHES, Some(WORK[7]))
     },
     // Feature cells alone, no greedy turns: solves yet other levels.
     Phase {
         levels: Levels::Unplanned,
         forward: (Priority::Features, 0),
-        ..phase("feature cells", BY_BOX_MOVES, Some(WORK[7]))
+        ..phase("feature cells", BY_BOX_MOVES, Some(WORK[8]))
     },
     // Greedy packs rooms best with the order enforced; three backward expansions to a
     // forward one grow the shared side its levels are met by. Incomplete: when its
@@ -172,8 +178,9 @@ pub const RESERVE: f64 = 0.25;
 /// 10 s: box moves 2.0, plain 0.4, whole box moves 2.3, from the most packed 0.8 and
 /// feature cells 1.9 s; the plan phase by whole box moves, added later, 1.9 s (0.3 to
 /// 4.5 s: its children per expansion grow with the floor a box can reach), and the same
-/// again with best cells' turns.
-const WORK: [u64; 8] = [234_000, 100_000, 100_000, 300_000, 64_000, 333_000, 118_000, 235_000];
+/// again with best cells' turns; the plan phase by pushes with best cells' turns, added
+/// last, a fifth of the one without.
+const WORK: [u64; 9] = [234_000, 100_000, 100_000, 300_000, 60_000, 64_000, 333_000, 118_000, 235_000];
 
 const REFERENCE_CELLS: f64 = 100.0;
 const REFERENCE_BOXES: f64 = 10.0;
@@ -277,15 +284,16 @@ mod tests {
             assert_eq!(phases.iter().any(|p| weighed(&p)), weights);
             assert!(phases.iter().all(|p| weighed(&p) || !p.switches.box_move_weights && !p.switches.hotspot_weights));
             // A plan's feature cells come second and third, by whole box moves, the second
-            // time giving best cells turns, and fourth by pushes, before the phases on every
-            // level; feature cells alone come after those on the levels without a plan.
+            // time giving best cells turns, and fourth and fifth by pushes, likewise, before the
+            // phases on every level; feature cells alone come after those on the levels without
+            // a plan.
             let plan = planned && weights;
             let by_plan: Vec<usize> = (0..phases.len()).filter(|&i| phases[i].forward.0 == Priority::Plan).collect();
-            assert_eq!(by_plan, if plan { vec![1, 2, 3] } else { vec![] });
+            assert_eq!(by_plan, if plan { vec![1, 2, 3, 4] } else { vec![] });
             let whole = |i: &usize| phases[*i].switches.whole_box_moves;
             assert_eq!(by_plan.iter().filter(|i| whole(i)).count(), by_plan.len().min(2));
             let best: Vec<usize> = (0..phases.len()).filter(|&i| phases[i].switches.best_cells).collect();
-            assert_eq!(best, if plan { vec![2] } else { vec![] });
+            assert_eq!(best, if plan { vec![2, 4] } else { vec![] });
             let features = phases.iter().position(|p| p.forward.0 == Priority::Features);
             assert_eq!(features, (weights && !planned).then_some(4));
             // The phases on every level: two searches by single pushes, the first one

@@ -230,7 +230,7 @@ impl BoxPath {
                 continue;
             }
             let reached = match stand {
-                Stand::Beside(side) => self.blocks.around(x, side, d ^ 1),
+                Stand::Beside(side) => self.blocks.around(board, x, side, d ^ 1),
                 Stand::Flooded => self.reach.reached(behind),
                 Stand::Known(behind) => behind[d],
             };

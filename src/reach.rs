@@ -131,25 +131,23 @@ impl Reach {
     }
 }
 
-/// The blocks (biconnected components) of one area of free floor, each edge between two
-/// of its cells labelled with its block. Two free cells next to a cell `x` stay connected
-/// when a box stands on `x` exactly when their edges to `x` lie in one block, so a box
-/// moving through a fixed layout needs no flood to tell which of its sides the player
-/// can walk to (Tarjan's algorithm, one pass per layout).
+/// The blocks (biconnected components) of one area of free floor. Two free cells next to
+/// a cell `x` stay connected when a box stands on `x` exactly when their edges to `x` lie
+/// in one block, so a box moving through a fixed layout needs no flood to tell which of
+/// its sides the player can walk to (Tarjan's algorithm, one pass per layout).
 pub struct Blocks {
-    /// Per cell and direction: the block of that edge, for edges of the latest area.
-    block: Vec<u32>,
     /// Depth-first discovery time per cell; times below `base` are from older areas.
     disc: Vec<u32>,
     low: Vec<u32>,
     base: u32,
     clock: u32,
-    blocks: u32,
-    /// Tree and back edges not yet given a block, as (cell, direction).
-    edges: Vec<(Cell, u8)>,
-    /// The depth-first path: cell, next direction to try, and the direction it was
-    /// entered by from its parent (the cell before it on the path).
-    path: Vec<(Cell, u8, u8)>,
+    /// Per cell of the latest area: the block of the edge to its parent, named by the
+    /// cell below that block's top edge. Every edge lies in the block of its endpoint
+    /// discovered later (a tree edge's child, a back edge's descendant), so edges need
+    /// no labels of their own.
+    block: Vec<Cell>,
+    /// The depth-first path: cell, and the next direction to try from it.
+    path: Vec<(Cell, u8)>,
     /// Per cell of the latest area: its parent in the depth-first tree (`NONE`: the
     /// root), the last discovery time in its subtree, and its subtree's smallest cell.
     up: Vec<Cell>,
@@ -167,13 +165,11 @@ pub struct Blocks {
 impl Blocks {
     pub fn new(cells: usize) -> Blocks {
         Blocks {
-            block: vec![0; cells * 4],
             disc: vec![0; cells],
             low: vec![0; cells],
             base: 1,
             clock: 1,
-            blocks: 0,
-            edges: Vec::new(),
+            block: vec![NONE; cells],
             path: Vec::new(),
             up: vec![NONE; cells],
             last: vec![0; cells],
@@ -200,50 +196,43 @@ impl Blocks {
         self.visit(root);
         self.up[root as usize] = NONE;
         self.path.clear();
-        self.path.push((root, 0, 0));
-        while let Some(&(v, next, via)) = self.path.last() {
-            // The directions not tried yet, until one leads to a new cell.
-            let top = self.path.len() - 1;
+        self.path.push((root, 0));
+        while let Some(&(v, next)) = self.path.last() {
+            // The directions not tried yet, until one leads to a new cell. The edge back to
+            // the parent lowers `low` to the parent's time, which the test below allows.
             let mut deeper = None;
             for d in next as usize..4 {
                 let w = board.nbr[v as usize][d];
-                if w == NONE || occupied[w as usize] || (top > 0 && d == (via ^ 1) as usize) {
+                if w == NONE || occupied[w as usize] {
                     continue;
                 }
-                if self.disc[w as usize] < self.base {
+                let seen = self.disc[w as usize];
+                if seen < self.base {
+                    let top = self.path.len() - 1;
                     self.path[top].1 = d as u8 + 1;
-                    deeper = Some((w, d as u8));
+                    deeper = Some(w);
                     break;
                 }
-                if self.disc[w as usize] < self.disc[v as usize] {
-                    self.edges.push((v, d as u8));
-                    self.low[v as usize] = self.low[v as usize].min(self.disc[w as usize]);
-                }
+                self.low[v as usize] = self.low[v as usize].min(seen);
             }
-            if let Some((w, d)) = deeper {
-                self.edges.push((v, d));
+            if let Some(w) = deeper {
                 self.visit(w);
                 self.up[w as usize] = v;
-                self.path.push((w, 0, d));
+                self.path.push((w, 0));
                 continue;
             }
             self.path.pop();
             self.last[v as usize] = self.clock - 1;
-            let Some(&(p, _, _)) = self.path.last() else { break };
+            let Some(&(p, _)) = self.path.last() else { break };
             self.low[p as usize] = self.low[p as usize].min(self.low[v as usize]);
             self.least[p as usize] = self.least[p as usize].min(self.least[v as usize]);
-            if self.low[v as usize] >= self.disc[p as usize] {
-                // Everything above the edge into `v` is one block.
-                self.blocks = self.blocks.wrapping_add(1);
-                while let Some((a, d)) = self.edges.pop() {
-                    let t = board.nbr[a as usize][d as usize];
-                    self.block[a as usize * 4 + d as usize] = self.blocks;
-                    self.block[t as usize * 4 + (d ^ 1) as usize] = self.blocks;
-                    if (a, d) == (p, via) {
-                        break;
-                    }
-                }
-            }
+        }
+        // A tree edge tops its block when nothing below it reaches above its parent;
+        // else it shares its parent's edge's block. Parents come first in discovery order.
+        for &v in &self.order[1..] {
+            let p = self.up[v as usize];
+            self.block[v as usize] =
+                if self.low[v as usize] >= self.disc[p as usize] { v } else { self.block[p as usize] };
         }
         (self.clock - self.base) as usize
     }
@@ -259,8 +248,12 @@ impl Blocks {
     /// With a box on `x`, a cell of the labelled area, are its free neighbours in
     /// directions `a` and `b` still connected?
     #[inline]
-    pub fn around(&self, x: Cell, a: usize, b: usize) -> bool {
-        self.block[x as usize * 4 + a] == self.block[x as usize * 4 + b]
+    pub fn around(&self, board: &Board, x: Cell, a: usize, b: usize) -> bool {
+        let edge = |y: Cell| {
+            let later = if self.disc[y as usize] > self.disc[x as usize] { y } else { x };
+            self.block[later as usize]
+        };
+        edge(board.nbr[x as usize][a]) == edge(board.nbr[x as usize][b])
     }
 
     /// With a box on `to`, a cell of the labelled area other than its root: how many
@@ -765,7 +758,7 @@ mod tests {
                         }
                         asked += 1;
                         cut += !flood.reached(nd) as u32;
-                        assert_eq!(blocks.around(x, a, d), flood.reached(nd), "cell {} sides {} {}", x, a, d);
+                        assert_eq!(blocks.around(&b, x, a, d), flood.reached(nd), "cell {} sides {} {}", x, a, d);
                     }
                 }
             }

@@ -75,6 +75,16 @@ const fn phase(name: &'static str, switches: Switches, work: Option<u64>) -> Pha
     }
 }
 
+/// The plan phases' switches: like the first phase, they leave the backward side one
+/// turn in 16.
+const BY_PLAN: Switches = Switches { forward_turns: 16, ..BY_BOX_MOVES };
+
+/// A phase on the levels with a global packing plan, its feature cells by the plan's
+/// progress.
+const fn plan_phase(name: &'static str, switches: Switches, work: Option<u64>) -> Phase {
+    Phase { levels: Levels::Planned, forward: (Priority::Plan, 0), ..phase(name, switches, work) }
+}
+
 /// The portfolio, in the order it runs. The short searches come first, each solving
 /// levels the others miss; the strict search enforces the packing order of goal rooms,
 /// fast when the order is right; the last search, by pushes, takes what time is left.
@@ -87,46 +97,24 @@ pub const TABLE: [Phase; 12] = [
     // target of the plan's current phase or onto any cell off the goals, as FESS moves
     // boxes. It runs second: the levels it solves the phases on every level mostly miss,
     // and at a short limit (or on a slow machine) they would leave it no time.
-    Phase {
-        levels: Levels::Planned,
-        forward: (Priority::Plan, 0),
-        ..phase(
-            "plan by whole box moves",
-            Switches { forward_turns: 16, whole_box_moves: true, packing_macro: false, ..BY_BOX_MOVES },
-            Some(WORK[1]),
-        )
-    },
+    plan_phase(
+        "plan by whole box moves",
+        Switches { whole_box_moves: true, packing_macro: false, ..BY_PLAN },
+        Some(WORK[1]),
+    ),
     // The same, every other turn given to the most packed cell (FESS's packing search
     // alternates so): greedier, it solves other levels, and some the first one misses.
-    Phase {
-        levels: Levels::Planned,
-        forward: (Priority::Plan, 0),
-        ..phase(
-            "plan by whole box moves, best cells",
-            Switches {
-                forward_turns: 16,
-                whole_box_moves: true,
-                packing_macro: false,
-                best_cells: true,
-                ..BY_BOX_MOVES
-            },
-            Some(WORK[2]),
-        )
-    },
+    plan_phase(
+        "plan by whole box moves, best cells",
+        Switches { whole_box_moves: true, packing_macro: false, best_cells: true, ..BY_PLAN },
+        Some(WORK[2]),
+    ),
     // On planned levels, the plan's feature cells by single pushes: they solve other levels,
     // some of them only late in the phase, so it comes before the phases on every level
     // (at 4 s, or on a slower machine, the reserve would cut it).
-    Phase {
-        levels: Levels::Planned,
-        forward: (Priority::Plan, 0),
-        ..phase("plan", Switches { forward_turns: 16, ..BY_BOX_MOVES }, Some(WORK[3]))
-    },
+    plan_phase("plan", BY_PLAN, Some(WORK[3])),
     // The same with best cells' turns, briefly: greedier, it solves levels the first misses.
-    Phase {
-        levels: Levels::Planned,
-        forward: (Priority::Plan, 0),
-        ..phase("plan, best cells", Switches { forward_turns: 16, best_cells: true, ..BY_BOX_MOVES }, Some(WORK[4]))
-    },
+    plan_phase("plan, best cells", Switches { best_cells: true, ..BY_PLAN }, Some(WORK[4])),
     // Without advisor weights: breadth for levels unlike those the weights were tuned on.
     phase("plain", PLAIN, Some(WORK[5])),
     // One box pushed as far as it takes per child (after YASS): other levels, fast. Like

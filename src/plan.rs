@@ -36,6 +36,9 @@ pub struct Plan {
     /// the goal: a bit set over targets, `words` words a cell.
     reach_bits: Vec<u64>,
     words: usize,
+    /// Which of the three ways found it (for `--stats`): plan search's plans park more and
+    /// are the first suspects when the plan phases stall.
+    pub source: &'static str,
 }
 
 /// The stranded check's working space, and the matching it remembers: the expanding
@@ -395,11 +398,14 @@ impl Plan {
         if !(2..=PLAN_MAX_BOXES).contains(&board.goals.len()) {
             return None;
         }
-        let searched = || crate::plan_search::find(board, PLAN_SEARCH_WORK);
-        Plan::peeled(board).or_else(searched).map(|ops| Plan::from_ops(board, &ops))
+        let peeled = |matched, source| Peel::run(board, matched).map(|ops| (ops, source));
+        let searched = || crate::plan_search::find(board, PLAN_SEARCH_WORK).map(|ops| (ops, "plan search"));
+        let found = peeled(false, "peeling").or_else(|| peeled(true, "matched peeling")).or_else(searched);
+        found.map(|(ops, source)| Plan { source, ..Plan::from_ops(board, &ops) })
     }
 
     /// The goal peeling's steps: boxes to their nearest starts, else matched to them.
+    #[cfg(test)]
     pub(crate) fn peeled(board: &Board) -> Option<Vec<Op>> {
         [false, true].into_iter().find_map(|matched| Peel::run(board, matched))
     }
@@ -414,6 +420,7 @@ impl Plan {
             rows: Vec::new(),
             reach_bits: Vec::new(),
             words: 0,
+            source: "peeling",
         };
         for op in ops.iter().rev() {
             let targets = match op {
@@ -552,7 +559,7 @@ impl Plan {
     /// One line for `--stats`: the phases in forward order, targets as (column,row) from
     /// 0, parking cells marked `p`.
     pub fn describe(&self, board: &Board) -> String {
-        let mut line = format!("plan: {} phases, {} parking", self.ends.len(), self.parked());
+        let mut line = format!("plan by {}: {} phases, {} parking", self.source, self.ends.len(), self.parked());
         let mut start = 0;
         for &end in &self.ends {
             line.push_str(" |");

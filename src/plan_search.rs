@@ -308,6 +308,7 @@ mod tests {
             let b = Board::from_text(text);
             assert!(Plan::peeled(&b).is_none(), "{text}");
             assert!(find(&b, 500_000).is_some(), "{text}");
+            assert_eq!(Plan::find(&b).map(|p| p.source), Some("plan search"), "{text}");
         }
     }
 }

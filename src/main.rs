@@ -118,6 +118,10 @@ OPTIONS:
         --phase N              run only the portfolio's Nth phase (numbered as
                                --stats shows them), with all the time: for
                                measuring one search alone
+        --seed N               perturb the order of the forward searches (0,
+                               the default: none); another seed may solve a
+                               map the default does not, and runs with a few
+                               seeds show how much of a change's gain is noise
         --optimal METRIC       a proven optimal solution: pushes (fewest
                                pushes, then fewest moves), moves (fewest
                                moves, then fewest pushes) or cost (cheapest
@@ -271,6 +275,11 @@ fn people_option(cli: &mut Cli, a: &str, value: &mut dyn FnMut() -> Result<Strin
         "--no-packing-macro" => cli.options.switches.packing_macro = false,
         "--no-advisor-weights" => cli.options.advisor_weights = false,
         "--no-shorten" => cli.options.shorten = false,
+        "--seed" => {
+            let v = value()?;
+            let why = || format!("--seed wants a whole number, not {:?}", v);
+            cli.options.switches.seed = v.parse::<u64>().map_err(|_| why())?;
+        }
         "--phase" => {
             let v = value()?;
             let n = positive_whole(&v).and_then(|n| usize::try_from(n).ok());

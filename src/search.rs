@@ -111,6 +111,11 @@ pub struct Switches {
     /// Feature cells (not alternating with greedy) give every other turn to the best cell
     /// (`open::FeatureQueue`).
     pub best_cells: bool,
+    /// Perturbs the forward side's order when not 0: a child's rank goes up by 0 or 1 as a
+    /// hash of its position and the seed says. Which search solves a level is chaotic, so
+    /// another seed solves other levels, and runs with a few seeds show how much of a
+    /// change's gain is noise.
+    pub seed: u64,
 }
 
 impl Default for Switches {
@@ -130,6 +135,7 @@ impl Switches {
             tunnel_macro: self.tunnel_macro && user.tunnel_macro,
             strict_rooms: self.strict_rooms && user.strict_rooms,
             packing_macro: self.packing_macro && user.packing_macro,
+            seed: user.seed,
             ..*self
         }
     }
@@ -151,6 +157,7 @@ impl Switches {
         whole_box_moves: false,
         parent_cells: false,
         best_cells: false,
+        seed: 0,
     };
 }
 

@@ -393,6 +393,7 @@ fn kth_samples_are_solved_in_every_mode() {
         &["--no-corral"],
         &["--no-freeze", "--no-matching", "--search", "forward"],
         &["--memory", "64"],
+        &["--seed", "7"],
         &["--lurd"],
         &["--lurd", "--search", "backward"],
         &["--lurd", "--search", "forward", "--priority", "astar"],
@@ -541,6 +542,22 @@ fn a_node_budget_gives_the_same_search_on_every_run() {
     let o = run_str(&["--nodes", "1000"], &map, QUICK);
     assert_eq!(o.code, Some(1), "{}", o.describe());
     assert!(o.stdout.is_empty() && o.stderr.contains("1000 expansions"), "{}", o.describe());
+}
+
+#[test]
+fn a_seed_changes_the_search_and_keeps_it_reproducible() {
+    let _g = shared();
+    let map = read_map(&repo().join("samples/xsokoban90/xsokoban06.txt"));
+    let expanded = |seed: &str| -> String {
+        let o = run_str(&["--seed", seed, "--nodes", "200000", "--stats"], &map, Duration::from_secs(60));
+        verify(&map, &o, false).unwrap_or_else(|e| panic!("--seed {seed}: {e}"));
+        o.stderr.lines().filter(|l| l.starts_with("forward ")).collect()
+    };
+    let (plain, seeded) = (expanded("0"), expanded("3"));
+    assert_ne!(plain, seeded, "the seed changed nothing");
+    assert_eq!(seeded, expanded("3"));
+    let o = run_str(&["--seed", "-1"], &map, QUICK);
+    assert!(o.code == Some(2) && o.stderr.contains("--seed wants a whole number"), "{}", o.describe());
 }
 
 // ---------------------------------------------------------------------------

@@ -448,7 +448,7 @@ impl<'a> Side<'a> {
             self.note_most_packed(child, packed);
         }
         self.stats.generated += 1;
-        let priority = self.priority_of(h, c.depth, packed) + by_plan;
+        let priority = self.priority_of(h, c.depth, packed) + by_plan + self.jitter(hash);
         // The advisors: packing (a box more on target) and connectivity (fewer areas).
         // The parent's areas: `areas` still holds its labels.
         let advised = packed > c.packed || features.areas < self.pos.areas.count();
@@ -456,6 +456,15 @@ impl<'a> Side<'a> {
         let cell_priority = self.advice.cell_priority(child, priority, weight);
         self.open.push(features, priority, cell_priority, child);
         other.find(&self.pos.key, hash).map(|(o, second)| Step::Met { own: child, other: o, second })
+    }
+
+    /// What `Switches::seed` adds to the rank of the forward child with hash `hash`.
+    fn jitter(&self, hash: u64) -> usize {
+        let seed = self.switches.seed;
+        if seed == 0 || self.direction != Direction::Forward {
+            return 0;
+        }
+        ((hash ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 63) as usize
     }
 
     /// Count the expansion in the subtrees of the node's nearest ancestors; one that

@@ -36,8 +36,8 @@ pub struct Plan {
     /// the goal: a bit set over targets, `words` words a cell.
     reach_bits: Vec<u64>,
     words: usize,
-    /// Which of the three ways found it (for `--stats`): plan search's plans park more and
-    /// are the first suspects when the plan phases stall.
+    /// Which of the three ways found it, for `--stats`: when the plan phases stall on a
+    /// level, it says which of them to look at.
     pub source: &'static str,
 }
 

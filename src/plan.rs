@@ -398,16 +398,16 @@ impl Plan {
         if !(2..=PLAN_MAX_BOXES).contains(&board.goals.len()) {
             return None;
         }
-        let peeled = |matched, source| Peel::run(board, matched).map(|ops| (ops, source));
         let searched = || crate::plan_search::find(board, PLAN_SEARCH_WORK).map(|ops| (ops, "plan search"));
-        let found = peeled(false, "peeling").or_else(|| peeled(true, "matched peeling")).or_else(searched);
+        let found = Plan::peeled(board).or_else(searched);
         found.map(|(ops, source)| Plan { source, ..Plan::from_ops(board, &ops) })
     }
 
-    /// The goal peeling's steps: boxes to their nearest starts, else matched to them.
-    #[cfg(test)]
-    pub(crate) fn peeled(board: &Board) -> Option<Vec<Op>> {
-        [false, true].into_iter().find_map(|matched| Peel::run(board, matched))
+    /// The goal peeling's steps: boxes to their nearest starts, else matched to them; and
+    /// which of the two found them.
+    pub(crate) fn peeled(board: &Board) -> Option<(Vec<Op>, &'static str)> {
+        let tries = [(false, "peeling"), (true, "matched peeling")];
+        tries.into_iter().find_map(|(matched, source)| Peel::run(board, matched).map(|ops| (ops, source)))
     }
 
     pub(crate) fn from_ops(board: &Board, ops: &[Op]) -> Plan {

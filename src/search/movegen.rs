@@ -17,10 +17,13 @@ const PACKING_MACRO_BOXES: usize = 2;
 /// Whole box moves load the table slots of this many children ahead of the one checked.
 const PREFETCH_AHEAD: usize = 4;
 /// How many ancestors of an expanded node count it in their subtrees, the count at which
-/// a subtree is searched for dead box sets, and the positions such a search may visit.
+/// a subtree is searched for dead box sets, and the positions such a search may visit:
+/// the jams that stall the plan phases take searches of hundreds of positions to prove.
 const SUBTREE_LEVELS: usize = 8;
 const SUBTREE_TEST: u8 = 64;
-const SET_SEARCH_LIMIT: usize = 200;
+const SET_SEARCH_LIMIT: usize = 2000;
+/// All set searches together visit at most one position per this many expansions.
+const LEARN_SHARE: u64 = 2;
 
 /// The macros' setting and scratch.
 pub(super) struct Macros {
@@ -469,8 +472,8 @@ impl<'a> Side<'a> {
 
     /// Count the expansion in the subtrees of the node's nearest ancestors; one that
     /// reaches `SUBTREE_TEST` without a solution is likely stuck: search its stuck boxes,
-    /// while those searches have visited at most a quarter as many positions as the side
-    /// expanded (after Festival, which tests subtrees of 64 nodes).
+    /// while those searches have visited at most half as many positions as the side
+    /// expanded (`LEARN_SHARE`; after Festival, which tests subtrees of 64 nodes).
     fn learn_from_subtrees(&mut self, node: u32) {
         if self.subtree.len() <= node as usize {
             self.subtree.resize(node as usize + 1, 0);
@@ -479,7 +482,7 @@ impl<'a> Side<'a> {
         for _ in 0..SUBTREE_LEVELS {
             let count = &mut self.subtree[a as usize];
             *count = count.saturating_add(1);
-            if *count == SUBTREE_TEST && self.learn_work <= self.stats.expanded / 4 {
+            if *count == SUBTREE_TEST && self.learn_work <= self.stats.expanded / LEARN_SHARE {
                 let key = self.table.key(a);
                 let nb = self.nboxes;
                 let before = self.pruners.dead_sets.nodes;

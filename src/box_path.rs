@@ -93,6 +93,32 @@ impl BoxPath {
         target: Cell,
         allowed: impl Fn(Cell) -> bool,
     ) -> Option<Vec<Push>> {
+        self.push_path_ending(board, occupied, from, player, (target, None), allowed)
+    }
+
+    /// `push_path` to `target` whose last push leaves the player on side `side` of the
+    /// box: how a whole pull found backward is pushed forward (`Via::Back`).
+    pub fn push_path_to_side(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        from: Cell,
+        player: Cell,
+        target: Cell,
+        side: usize,
+    ) -> Option<Vec<Push>> {
+        self.push_path_ending(board, occupied, from, player, (target, Some(side)), |_| true)
+    }
+
+    fn push_path_ending(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        from: Cell,
+        player: Cell,
+        (target, end_side): (Cell, Option<usize>),
+        allowed: impl Fn(Cell) -> bool,
+    ) -> Option<Vec<Push>> {
         if !self.box_may_reach(board, occupied, from, target, &allowed) {
             return None;
         }
@@ -115,7 +141,7 @@ impl BoxPath {
             let s = self.queue[head];
             head += 1;
             let (x, side) = ((s / 4) as Cell, (s % 4) as usize);
-            if x == target {
+            if x == target && end_side.map_or(true, |e| e == side) {
                 let mut out = Vec::new();
                 let mut cur = s;
                 while cur != start {
@@ -145,15 +171,50 @@ impl BoxPath {
         dead: &[bool],
         out: &mut Vec<BoxMove>,
     ) {
+        self.reach_by(board, occupied, from, behind, dead, false, out);
+    }
+
+    /// Every cell the box on `from` can be pulled to, as `reach_of_box` (`pushes` counts the
+    /// pulls, `dir` is the first pull's); `beside[d]`: can the player get to the cell next
+    /// to the box in direction `d`?
+    pub fn pull_reach_of_box(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        from: Cell,
+        beside: [bool; 4],
+        dead: &[bool],
+        out: &mut Vec<BoxMove>,
+    ) {
+        self.reach_by(board, occupied, from, beside, dead, true, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn reach_by(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        from: Cell,
+        first: [bool; 4],
+        dead: &[bool],
+        pulls: bool,
+        out: &mut Vec<BoxMove>,
+    ) {
         out.clear();
         let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
         let mark = Self::next_stamp(&mut self.cell_stamp, &mut self.cell_seen);
         self.queue.clear();
         self.blocks.label(board, occupied, from);
         let start = u32::MAX;
-        let anywhere = |_: Cell| true;
         self.cell_seen[from as usize] = mark;
-        self.expand_pushes(board, occupied, from, Stand::Known(behind), st, start, &anywhere);
+        let expand = |this: &mut Self, x: Cell, stand: Stand, s: u32| {
+            if pulls {
+                this.expand_pulls(board, occupied, x, stand, st, s);
+            } else {
+                this.expand_pushes(board, occupied, x, stand, st, s, &|_| true);
+            }
+        };
+        expand(self, from, Stand::Known(first), start);
         let (mut head, mut level_end, mut pushes) = (0, self.queue.len(), 1u16);
         while head < self.queue.len() {
             if head == level_end {
@@ -173,7 +234,31 @@ impl BoxPath {
                 let dir = self.parent[first as usize].1.dir;
                 out.push(BoxMove { to: x, pushes, player: board.step(x, side), dir });
             }
-            self.expand_pushes(board, occupied, x, Stand::Beside(side), st, s, &anywhere);
+            expand(self, x, Stand::Beside(side), s);
+        }
+    }
+
+    /// The pulls of the box on `x`, the player standing as `stand` says: a pull in
+    /// direction d takes the box one step towards him and him one further.
+    fn expand_pulls(&mut self, board: &Board, occupied: &[bool], x: Cell, stand: Stand, st: u32, from_state: u32) {
+        for d in 0..4 {
+            let to = board.step(x, d);
+            if to == NONE || occupied[to as usize] || board.step(to, d) == NONE || occupied[board.step(to, d) as usize]
+            {
+                continue;
+            }
+            let reached = match stand {
+                Stand::Beside(side) => side == d || self.blocks.around(board, x, side, d),
+                Stand::Flooded => self.reach.reached(to),
+                Stand::Known(beside) => beside[d],
+            };
+            // After pulling in direction d the player stands on side d of the box.
+            let s = to as u32 * 4 + d as u32;
+            if reached && self.seen[s as usize] != st {
+                self.seen[s as usize] = st;
+                self.parent[s as usize] = (from_state, Push::step(x, d as u8, to));
+                self.queue.push(s);
+            }
         }
     }
 
@@ -304,6 +389,65 @@ impl BoxPath {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each cell a box can be pulled to, with the fewest pulls, as an exhaustive search
+    /// over the box's cell and the player's area finds them (the other boxes still); and
+    /// pushed back from there, it returns in as many pushes to the side it left from.
+    #[test]
+    fn pull_reach_is_what_an_exhaustive_search_of_pulls_finds() {
+        use crate::testing::Floor;
+        use std::collections::HashMap;
+        let text = "########\n#  #   #\n# $  $ #\n#@ ## $#\n#  $   #\n## #  .#\n#  . ..#\n########\n";
+        let b = Board::from_text(text);
+        let floor = Floor::of_board(&b);
+        let mut bp = BoxPath::new(b.n);
+        let mut reach = Reach::new(b.n);
+        let mut out = Vec::new();
+        for (k, &from) in b.start_boxes.iter().enumerate() {
+            let mut truth: HashMap<Cell, u16> = HashMap::new();
+            let (mut level, mut seen) = (vec![b.start_boxes.clone()], std::collections::HashSet::new());
+            let key = |boxes: &[Cell], player: Cell| floor.key(boxes, player);
+            let mut players = vec![b.start_player];
+            seen.insert(key(&level[0], b.start_player));
+            let mut pulls = 0;
+            while !level.is_empty() {
+                pulls += 1;
+                let (mut next, mut next_players) = (Vec::new(), Vec::new());
+                for (boxes, &player) in level.iter().zip(&players) {
+                    for (c, to, after) in floor.pulls(boxes, player) {
+                        if c != boxes[k] {
+                            continue;
+                        }
+                        let mut moved = boxes.clone();
+                        moved[k] = to;
+                        if seen.insert(key(&moved, after)) {
+                            truth.entry(to).or_insert(pulls);
+                            next.push(moved);
+                            next_players.push(after);
+                        }
+                    }
+                }
+                level = next;
+                players = next_players;
+            }
+            truth.remove(&from);
+            let mut occupied = vec![false; b.n];
+            b.start_boxes.iter().for_each(|&c| occupied[c as usize] = true);
+            reach.fill(&b, &occupied, b.start_player);
+            let beside = [0, 1, 2, 3].map(|d| {
+                let c = b.step(from, d);
+                c != NONE && !occupied[c as usize] && reach.reached(c)
+            });
+            occupied[from as usize] = false;
+            bp.pull_reach_of_box(&b, &occupied, from, beside, &vec![false; b.n], &mut out);
+            let found: HashMap<Cell, u16> = out.iter().map(|m| (m.to, m.pushes)).collect();
+            assert_eq!(found, truth, "box {k}");
+            for m in &out {
+                let back = bp.push_path_to_side(&b, &occupied, m.to, m.player, from, m.dir as usize).unwrap();
+                assert_eq!(back.len(), m.pushes as usize, "box {k} from {}", m.to);
+            }
+        }
+    }
 
     #[test]
     fn push_path_follows_the_player() {

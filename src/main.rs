@@ -111,6 +111,8 @@ OPTIONS:
         --no-strict-rooms      let boxes enter goal rooms out of packing order
         --no-tunnel-macro      push boxes through tunnels one step at a time
         --no-packing-macro     never push a box to a room's next goal in one move
+        --no-whole-pulls       backward, pull boxes one step at a time only (not
+                               also onto start cells in one move)
         --no-advisor-weights   feature cells always serve the best bound first
                                (no phase orders them by FESS advisor weight)
         --no-shorten           print the solution as found, without solving
@@ -273,6 +275,7 @@ fn people_option(cli: &mut Cli, a: &str, value: &mut dyn FnMut() -> Result<Strin
         "--no-strict-rooms" => cli.options.switches.strict_rooms = false,
         "--no-tunnel-macro" => cli.options.switches.tunnel_macro = false,
         "--no-packing-macro" => cli.options.switches.packing_macro = false,
+        "--no-whole-pulls" => cli.options.switches.whole_pulls = false,
         "--no-advisor-weights" => cli.options.advisor_weights = false,
         "--no-shorten" => cli.options.shorten = false,
         "--seed" => {

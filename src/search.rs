@@ -105,6 +105,11 @@ pub struct Switches {
     /// Maps over `limits::PACKING_MACRO_MAX_CELLS` floor cells go by single pushes (each
     /// move floods the floor).
     pub whole_box_moves: bool,
+    /// Backward children include whole pulls too, each box pulled as far as it takes onto a
+    /// free start cell, or onto the `PARKING_CELLS` cells off them farthest away, the
+    /// others standing still: the backward side then gets near the start position where
+    /// single pulls wander (docs/experiments/2026-11-27-whole-pulls.md).
+    pub whole_pulls: bool,
     /// Backward children that improve no feature wait in their parent's feature cell, not
     /// their own (see `Side::cell_of_child`).
     pub parent_cells: bool,
@@ -135,6 +140,7 @@ impl Switches {
             tunnel_macro: self.tunnel_macro && user.tunnel_macro,
             strict_rooms: self.strict_rooms && user.strict_rooms,
             packing_macro: self.packing_macro && user.packing_macro,
+            whole_pulls: self.whole_pulls && user.whole_pulls,
             seed: user.seed,
             ..*self
         }
@@ -155,6 +161,7 @@ impl Switches {
         box_move_weights: false,
         hotspot_weights: false,
         whole_box_moves: false,
+        whole_pulls: true,
         parent_cells: false,
         best_cells: false,
         seed: 0,
@@ -1037,7 +1044,8 @@ mod tests {
     }
 
     /// With parent cells, a pull that improves no feature (it cuts the floor in two)
-    /// waits in its parent's cell; without, it opens a cell of its own.
+    /// waits in its parent's cell; without, it opens a cell of its own. (Single pulls
+    /// only: a whole pull would take the box further.)
     #[test]
     fn a_backward_child_that_improves_nothing_waits_in_its_parents_cell() {
         let cx = context("#######\n#@ $ .#\n#######\n");
@@ -1045,7 +1053,7 @@ mod tests {
         let ranking = (Priority::Features, 0);
         let memory = 1 << 20;
         let cells = |parent_cells: bool| {
-            let switches = Switches { parent_cells, ..Switches::default() };
+            let switches = Switches { parent_cells, whole_pulls: false, ..Switches::default() };
             let mut side = Side::new(cx, Direction::Backward, ranking, switches, memory);
             side.add_solved_roots();
             let empty = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
@@ -1082,6 +1090,35 @@ mod tests {
         let pushes = moves.iter().filter(|m| m.push).count();
         assert!(plan.iter().any(|p| p.via == Via::Path), "no box moved more than one push");
         assert_eq!(plan.len(), 2, "{} moves for {} pushes", plan.len(), pushes);
+    }
+
+    /// Backward alone, the whole pulls take each box from its goal to a start cell in one
+    /// move (the single pulls stay), and the plan's moves unfold into pushes that replay.
+    #[test]
+    fn whole_pulls_take_boxes_back_to_their_starts_in_one_move() {
+        let text = "#########\n#@      #\n# $   $ #\n#   #   #\n#.  #  .#\n#########\n";
+        let level = crate::level::Level::parse(text).unwrap();
+        let cx = context(text);
+        let mode = Mode::Backward;
+        let ranking = (Priority::Greedy, 0);
+        let memory = 1 << 22;
+        let solve = |whole_pulls: bool| {
+            let switches = Switches { whole_pulls, ..Switches::default() };
+            let mut bwd = backward_side(cx, mode, ranking, switches, memory);
+            let budget = Budget::nodes(1000, memory);
+            let run =
+                run(cx, mode, ranking, Backward::one(&mut bwd), &mut Lessons::new(cx.board), switches, &budget, &[]);
+            match run.outcome {
+                Outcome::Solved(p) => (p, bwd.stats.expanded),
+                other => panic!("{:?}", other),
+            }
+        };
+        let (plan, expanded) = solve(true);
+        let moves = crate::solution::assemble(cx.board, cx.packing, &plan).unwrap();
+        crate::solution::replay(&level, &moves).unwrap();
+        assert!(plan.iter().any(|p| p.via == Via::Back), "no box pulled more than one step");
+        let (_, single) = solve(false);
+        assert!(expanded < single, "{expanded} expansions with whole pulls, {single} without");
     }
 
     /// A run by whole box moves ends once its forward side has nothing left to expand,

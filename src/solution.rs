@@ -26,7 +26,8 @@ pub fn unfold(board: &Board, packing: &Packing, plan: &[Push]) -> Result<Vec<Pus
     let mut out: Vec<Push> = Vec::with_capacity(plan.len());
     let mut player = board.start_player;
     for (step, &p) in plan.iter().enumerate() {
-        let next = board.step(p.from, p.dir as usize);
+        // A whole pull's `dir` is a side, not its first push's direction.
+        let next = if p.via == Via::Back { p.to } else { board.step(p.from, p.dir as usize) };
         if next == NONE || p.to as usize >= board.n || !occupied[p.from as usize] || occupied[next as usize] {
             return Err(format!("push {} of the plan is not legal", step + 1));
         }
@@ -61,6 +62,10 @@ pub fn unfold(board: &Board, packing: &Packing, plan: &[Push]) -> Result<Vec<Pus
                     .ok_or_else(|| format!("macro {} of the plan cannot be repeated", step + 1))?;
                 out.extend(all);
             }
+            Via::Back => out.extend(
+                path.push_path_to_side(board, &occupied, p.from, player, p.to, p.dir as usize)
+                    .ok_or_else(|| format!("macro {} of the plan cannot be repeated", step + 1))?,
+            ),
             Via::Step => return Err(format!("push {} of the plan skips cells", step + 1)),
         }
         occupied[p.to as usize] = true;
@@ -231,6 +236,33 @@ mod tests {
         // row it can only move sideways.
         let (_, b) = level("#######\n#     #\n#@$  .#\n#######\n");
         let m = Push { from: b.start_boxes[0], dir: 3, via: Via::Path, to: b.cell_at(1, 1) };
+        assert!(assemble(&b, &Packing::analyse(&b), &[m]).is_err());
+    }
+
+    #[test]
+    fn a_whole_pull_unfolds_into_pushes_that_leave_the_player_on_its_side() {
+        // The box goes from (2,2) up to the goal (2,1): one push up, the player below.
+        // Asked to end with the player on its right instead, the box goes round: right,
+        // up, left, which the walk then joins.
+        let (l, b) = level(
+            "######
+#@.  #
+# $  #
+#    #
+######
+",
+        );
+        let (boxc, goal) = (b.start_boxes[0], b.goals[0]);
+        for (side, pushes) in [(1, 1), (3, 3)] {
+            let m = Push { from: boxc, dir: side, via: Via::Back, to: goal };
+            let unfolded = unfold(&b, &Packing::analyse(&b), &[m]).unwrap();
+            assert_eq!(unfolded.len(), pushes, "side {side}");
+            let last = unfolded[pushes - 1];
+            assert_eq!((last.to, b.step(last.to, side as usize)), (goal, last.from), "side {side}");
+            replay(&l, &assemble(&b, &Packing::analyse(&b), &[m]).unwrap()).unwrap();
+        }
+        // A side the box can never be left from is an error, not a panic.
+        let m = Push { from: boxc, dir: 0, via: Via::Back, to: goal };
         assert!(assemble(&b, &Packing::analyse(&b), &[m]).is_err());
     }
 

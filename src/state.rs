@@ -71,6 +71,9 @@ pub enum Via {
     /// From anywhere to any cell along the fewest pushes, the other boxes standing still
     /// (packing macros and whole box moves).
     Path,
+    /// A whole pull found backward, pushed forward: to `to` along the fewest pushes whose
+    /// last leaves the player on side `dir` of the box, in the area the pull started from.
+    Back,
 }
 
 impl Push {

@@ -108,11 +108,14 @@ impl<'a> Side<'a> {
         let strict = forward && self.switches.strict_rooms;
         let mut result = Step::Expanded;
         // Each whole move floods the floor once per (cell, side), like a packing macro.
-        let single_pushes = !(forward && self.switches.whole_box_moves && self.cx.board.n <= PACKING_MACRO_MAX_CELLS);
+        let small = self.cx.board.n <= PACKING_MACRO_MAX_CELLS;
+        let mut single_pushes = !(forward && self.switches.whole_box_moves && small);
         let at = Expanding { node, player, depth, box_hash, packed, restricted };
-        if !single_pushes {
+        let whole = if forward { !single_pushes } else { self.switches.whole_pulls && small };
+        if whole {
             if let Some(step) = self.whole_box_moves(at, other, budget) {
                 result = step;
+                single_pushes = false;
             }
         }
         'boxes: for k in (0..nb).filter(|_| single_pushes) {
@@ -257,37 +260,53 @@ impl<'a> Side<'a> {
     /// next goal of any ordered room it can get to (onto any free goal of a room without
     /// an order), and to cells off the goals, the other boxes standing still. Under a
     /// packing plan, onto the targets of its current phase and any cell off the goals.
+    /// Backward (`whole_pulls`), each box the player can pull goes onto the free start
+    /// cells it can get to and onto the cells off them farthest away.
     fn whole_box_moves(&mut self, at: Expanding, other: Opposite, budget: &Budget) -> Option<Step> {
-        self.incomplete = true; // most single pushes are never tried
+        let forward = self.direction == Direction::Forward;
+        // Forward, most single pushes are never tried; backward, they are tried too.
+        self.incomplete |= forward;
         let mut reached = std::mem::take(&mut self.macros.reached);
         let mut result = None;
         let plan = self.plan.map(|plan| (plan, plan.phase_targets(|x| self.pos.occupied[x as usize])));
+        let board = self.cx.board;
         'boxes: for k in 0..self.nboxes {
             if budget.past_deadline() {
                 break;
             }
             let b = self.pos.boxes[k];
             if (at.restricted && !self.pruners.corrals.allowed(b))
-                || (self.switches.strict_rooms && self.cx.packing.in_strict_room(b))
-                || !self.pos.can_push_now(self.cx.board, b)
+                || (forward && self.switches.strict_rooms && self.cx.packing.in_strict_room(b))
+                || (forward && !self.pos.can_push_now(board, b))
             {
                 continue;
             }
-            // The player's area, with every box in place, tells where he can make the first push.
-            let behind = self.pos.reach.behind(self.cx.board, b);
-            // The box is lifted off while its targets are chosen: its own cell is free then.
-            self.pos.occupied[b as usize] = false;
-            self.macros.box_path.reach_of_box(
-                self.cx.board,
-                &self.pos.occupied,
-                b,
-                behind,
-                self.pruners.dead,
-                &mut reached,
-            );
+            // The player's area, with every box in place, tells where he can make the first
+            // move; the box is lifted off while its targets are chosen: its cell is free then.
+            let dead = self.pruners.dead;
+            if forward {
+                let behind = self.pos.reach.behind(board, b);
+                self.pos.occupied[b as usize] = false;
+                self.macros.box_path.reach_of_box(board, &self.pos.occupied, b, behind, dead, &mut reached);
+            } else {
+                let (occupied, reach) = (&self.pos.occupied, &self.pos.reach);
+                let beside = [0, 1, 2, 3].map(|d| {
+                    let c = board.step(b, d);
+                    c != NONE && !occupied[c as usize] && reach.reached(c)
+                });
+                self.pos.occupied[b as usize] = false;
+                self.macros.box_path.pull_reach_of_box(board, &self.pos.occupied, b, beside, dead, &mut reached);
+            }
             reached.reverse(); // farthest first
-            let (packing, occupied, is_goal) = (self.cx.packing, &self.pos.occupied, &self.cx.board.is_goal);
-            if let Some((plan, phase)) = &plan {
+            let (packing, occupied, is_goal) = (self.cx.packing, &self.pos.occupied, &board.is_goal);
+            if !forward {
+                // Onto a free start cell, or onto the cells off them farthest away.
+                let mut parked = 0;
+                reached.retain(|m| {
+                    parked += !self.is_target[m.to as usize] as usize;
+                    self.is_target[m.to as usize] || parked <= PARKING_CELLS
+                });
+            } else if let Some((plan, phase)) = &plan {
                 // Onto a target of the phase the plan is filling, or onto any cell off the
                 // goals, as FESS moves boxes: the plan's feature cells sort out the parking.
                 reached.retain(|m| match plan.target_at(m.to) {
@@ -342,7 +361,12 @@ impl<'a> Side<'a> {
             return None;
         }
         self.stats.macros += 1;
-        let child = Child { by_blocks: true, ..at.moved(k, b, m.to, m.dir, m.pushes as usize, m.player) };
+        let mut child = Child { by_blocks: true, ..at.moved(k, b, m.to, m.dir, m.pushes as usize, m.player) };
+        if self.direction == Direction::Backward {
+            // Stored in forward terms: pushed from where the pulls end to where they began,
+            // the player left where the first pull found him.
+            child.push = Push { from: m.to, dir: m.dir, via: Via::Back, to: b };
+        }
         self.emit(&child, other)
     }
 

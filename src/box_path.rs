@@ -157,40 +157,14 @@ impl BoxPath {
         None
     }
 
-    /// Every cell the box on `from` can be pushed to, the other boxes (`occupied`) standing
-    /// still, nearest first, each as `push_path` would get there (its fewest pushes, the same
-    /// first push and the same end); cells where `dead` holds are passed through as
-    /// `push_path` does, but not offered. `behind[d]`: can the player get behind the box
-    /// for its first push in direction `d` (the caller has his area already)?
-    pub fn reach_of_box(
-        &mut self,
-        board: &Board,
-        occupied: &[bool],
-        from: Cell,
-        behind: [bool; 4],
-        dead: &[bool],
-        out: &mut Vec<BoxMove>,
-    ) {
-        self.reach_by(board, occupied, from, behind, dead, false, out);
-    }
-
-    /// Every cell the box on `from` can be pulled to, as `reach_of_box` (`pushes` counts the
-    /// pulls, `dir` is the first pull's); `beside[d]`: can the player get to the cell next
-    /// to the box in direction `d`?
-    pub fn pull_reach_of_box(
-        &mut self,
-        board: &Board,
-        occupied: &[bool],
-        from: Cell,
-        beside: [bool; 4],
-        dead: &[bool],
-        out: &mut Vec<BoxMove>,
-    ) {
-        self.reach_by(board, occupied, from, beside, dead, true, out);
-    }
-
+    /// Every cell the box on `from` can be pushed to (or, with `pulls`, pulled to), the other
+    /// boxes (`occupied`) standing still, nearest first, each as `push_path` would get there
+    /// (its fewest pushes, the same first push and the same end); cells where `dead` holds
+    /// are passed through as `push_path` does, but not offered. `first[d]`: can the player
+    /// get where the first push (pull) in direction `d` needs him (the caller has his area
+    /// already)? Pulled, `pushes` counts the pulls and `dir` is the first pull's.
     #[allow(clippy::too_many_arguments)]
-    fn reach_by(
+    pub fn reach_of_box(
         &mut self,
         board: &Board,
         occupied: &[bool],
@@ -439,7 +413,7 @@ mod tests {
                 c != NONE && !occupied[c as usize] && reach.reached(c)
             });
             occupied[from as usize] = false;
-            bp.pull_reach_of_box(&b, &occupied, from, beside, &vec![false; b.n], &mut out);
+            bp.reach_of_box(&b, &occupied, from, beside, &vec![false; b.n], true, &mut out);
             let found: HashMap<Cell, u16> = out.iter().map(|m| (m.to, m.pushes)).collect();
             assert_eq!(found, truth, "box {k}");
             for m in &out {
@@ -503,7 +477,7 @@ mod tests {
             reach.fill(board, &occupied, p.player);
             occupied[from as usize] = false;
             let behind = reach.behind(board, from);
-            bp.reach_of_box(board, &occupied, from, behind, &board.dead_fwd, &mut out);
+            bp.reach_of_box(board, &occupied, from, behind, &board.dead_fwd, false, &mut out);
             for t in (0..board.n as Cell).filter(|&t| t != from && !board.dead_fwd[t as usize]) {
                 let path = bp.push_path(board, &occupied, from, p.player, t, |_| true);
                 let offered = out.iter().find(|m| m.to == t);

@@ -283,20 +283,12 @@ impl<'a> Side<'a> {
             }
             // The player's area, with every box in place, tells where he can make the first
             // move; the box is lifted off while its targets are chosen: its cell is free then.
-            let dead = self.pruners.dead;
-            if forward {
-                let behind = self.pos.reach.behind(board, b);
-                self.pos.occupied[b as usize] = false;
-                self.macros.box_path.reach_of_box(board, &self.pos.occupied, b, behind, dead, &mut reached);
-            } else {
-                let (occupied, reach) = (&self.pos.occupied, &self.pos.reach);
-                let beside = [0, 1, 2, 3].map(|d| {
-                    let c = board.step(b, d);
-                    c != NONE && !occupied[c as usize] && reach.reached(c)
-                });
-                self.pos.occupied[b as usize] = false;
-                self.macros.box_path.pull_reach_of_box(board, &self.pos.occupied, b, beside, dead, &mut reached);
-            }
+            // A pull in direction d needs the player where a push in the other direction does.
+            let behind = self.pos.reach.behind(board, b);
+            let first = if forward { behind } else { std::array::from_fn(|d| behind[d ^ 1]) };
+            self.pos.occupied[b as usize] = false;
+            let (occupied, dead) = (&self.pos.occupied, self.pruners.dead);
+            self.macros.box_path.reach_of_box(board, occupied, b, first, dead, !forward, &mut reached);
             reached.reverse(); // farthest first
             let (packing, occupied, is_goal) = (self.cx.packing, &self.pos.occupied, &board.is_goal);
             if !forward {

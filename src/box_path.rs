@@ -178,7 +178,6 @@ impl BoxPath {
         let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
         let mark = Self::next_stamp(&mut self.cell_stamp, &mut self.cell_seen);
         self.queue.clear();
-        self.blocks.label(board, occupied, from);
         let start = u32::MAX;
         self.cell_seen[from as usize] = mark;
         let expand = |this: &mut Self, x: Cell, stand: Stand, s: u32| {
@@ -189,6 +188,11 @@ impl BoxPath {
             }
         };
         expand(self, from, Stand::Known(first), start);
+        // The first moves need no blocks; a box that cannot move at all is not worth them.
+        if self.queue.is_empty() {
+            return;
+        }
+        self.blocks.label(board, occupied, from);
         let (mut head, mut level_end, mut pushes) = (0, self.queue.len(), 1u16);
         while head < self.queue.len() {
             if head == level_end {

@@ -35,6 +35,10 @@ pub struct FrozenWalls {
     /// -> index in `boards`.
     index: HashMap<Vec<Cell>, u32>,
     boards: Vec<Walled>,
+    /// Frozen boxes (sorted) -> for each cell, the smallest cell of its region of the board
+    /// they leave (`NONE` on them): most positions share a few frozen sets, and this saves
+    /// filling the player's region again for each.
+    regions: HashMap<Vec<Cell>, Vec<Cell>>,
     bytes: usize,
     /// The board of the position `dead` looked at last, for its children.
     current: Option<u32>,
@@ -53,6 +57,7 @@ impl FrozenWalls {
         FrozenWalls {
             index: HashMap::new(),
             boards: Vec::new(),
+            regions: HashMap::new(),
             bytes: 0,
             current: None,
             freeze: Freeze::new(cells),
@@ -79,7 +84,17 @@ impl FrozenWalls {
         }
         self.frozen.sort_unstable();
         self.frozen.iter().for_each(|&b| self.is_frozen[b as usize] = true);
-        let region = self.reach.fill(board, &self.is_frozen, player);
+        let region = match self.regions.get(&self.frozen) {
+            Some(regions) => regions[player as usize],
+            None if self.bytes < CACHE_BYTES => {
+                let regions = self.regions_of_frozen(board);
+                self.bytes += (self.frozen.len() + regions.len()) * 2;
+                let region = regions[player as usize];
+                self.regions.insert(self.frozen.clone(), regions);
+                region
+            }
+            None => self.reach.fill(board, &self.is_frozen, player),
+        };
         self.key.clear();
         self.key.extend_from_slice(&self.frozen);
         self.key.push(region);
@@ -106,6 +121,20 @@ impl FrozenWalls {
         });
         self.frozen.iter().for_each(|&b| self.is_frozen[b as usize] = false);
         dead
+    }
+
+    /// For each cell, the smallest cell of its region of the board that the boxes marked
+    /// in `is_frozen` leave; `NONE` on those boxes.
+    fn regions_of_frozen(&mut self, board: &Board) -> Vec<Cell> {
+        let mut regions = vec![NONE; board.n];
+        for c in 0..board.n {
+            if regions[c] == NONE && !self.is_frozen[c] {
+                // Cells are taken in order, so `c` is its region's smallest.
+                self.reach.fill(board, &self.is_frozen, c as Cell);
+                (c..board.n).filter(|&x| self.reach.reached(x as Cell)).for_each(|x| regions[x] = c as Cell);
+            }
+        }
+        regions
     }
 
     /// After `dead` said no for a position: is its child, in which a box moved to `to`

@@ -359,6 +359,30 @@ mod tests {
         assert!(!a.all_placed(&sets, 1, 3));
     }
 
+    /// The regions cached for a frozen set are the cells' own fills on the board it leaves.
+    #[test]
+    fn cached_regions_are_the_fills_of_the_walled_board() {
+        let mut split = 0;
+        let draw = Draw::rooms(6, 4, 6, 8, b"**..$$@");
+        for_random_positions(0x9e37_79b9_7f4a_7c15, 500, draw, |p| {
+            let board = p.board;
+            let mut walls = FrozenWalls::new(board.n);
+            walls.freeze.frozen_on_goals(board, &p.occupied(), p.boxes.iter().copied(), &mut walls.frozen);
+            walls.frozen.iter().for_each(|&b| walls.is_frozen[b as usize] = true);
+            let regions = walls.regions_of_frozen(board);
+            let mut reach = Reach::new(board.n);
+            for c in 0..board.n as Cell {
+                let fill = if walls.is_frozen[c as usize] { NONE } else { reach.fill(board, &walls.is_frozen, c) };
+                assert_eq!(regions[c as usize], fill, "cell {} of\n{}", c, p.text);
+            }
+            let mut distinct: Vec<Cell> = regions.iter().copied().filter(|&r| r != NONE).collect();
+            distinct.sort_unstable();
+            distinct.dedup();
+            split += (distinct.len() > 1) as usize;
+        });
+        assert!(split >= 10, "only {} frozen sets split the board", split);
+    }
+
     /// Small random rooms with boxes on goals: every position called dead has no
     /// solution, nor has any child `child_dead` calls dead; both verdicts do come up.
     #[test]

@@ -15,7 +15,7 @@ use crate::board::{Board, Cell, NONE};
 use crate::freeze::Freeze;
 use crate::level::Level;
 use crate::limits::FROZEN_GOALS_MAX_CELLS;
-use crate::reach::Reach;
+use crate::reach::{Areas, Reach};
 
 /// Cached analyses may hold this many bytes; past it, new frozen sets go unchecked.
 const CACHE_BYTES: usize = 48 << 20;
@@ -46,6 +46,8 @@ pub struct FrozenWalls {
     frozen: Vec<Cell>,
     is_frozen: Vec<bool>,
     reach: Reach,
+    /// Labels the regions of a frozen set's board (`regions_of_frozen`).
+    areas: Areas,
     key: Vec<Cell>,
     assignment: Assignment,
     /// Analyses made (for `--stats`).
@@ -64,6 +66,7 @@ impl FrozenWalls {
             frozen: Vec::new(),
             is_frozen: vec![false; cells],
             reach: Reach::new(cells),
+            areas: Areas::new(cells),
             key: Vec::new(),
             assignment: Assignment::default(),
             analyses: 0,
@@ -126,15 +129,8 @@ impl FrozenWalls {
     /// For each cell, the smallest cell of its region of the board that the boxes marked
     /// in `is_frozen` leave; `NONE` on those boxes.
     fn regions_of_frozen(&mut self, board: &Board) -> Vec<Cell> {
-        let mut regions = vec![NONE; board.n];
-        for c in 0..board.n {
-            if regions[c] == NONE && !self.is_frozen[c] {
-                // Cells are taken in order, so `c` is its region's smallest.
-                self.reach.fill(board, &self.is_frozen, c as Cell);
-                (c..board.n).filter(|&x| self.reach.reached(x as Cell)).for_each(|x| regions[x] = c as Cell);
-            }
-        }
-        regions
+        self.areas.label(board, &self.is_frozen);
+        (0..board.n as Cell).map(|c| self.areas.smallest_in_area_of(c)).collect()
     }
 
     /// After `dead` said no for a position: is its child, in which a box moved to `to`

@@ -440,6 +440,11 @@ impl Areas {
         (l >= self.base).then(|| l - self.base)
     }
 
+    /// The smallest cell of free cell `c`'s area in the latest labelling; `NONE` for a box.
+    pub fn smallest_in_area_of(&self, c: Cell) -> Cell {
+        self.area_of(c).map_or(NONE, |a| self.least[a as usize][0])
+    }
+
     /// How many areas the labelled layout has.
     pub fn count(&self) -> u16 {
         self.least.len().min(u16::MAX as usize) as u16

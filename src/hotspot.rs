@@ -12,22 +12,28 @@ use crate::board::{Board, Cell, NONE};
 use crate::limits::HOTSPOT_MAX_CELLS;
 
 pub struct Hotspots {
-    n: usize,
-    /// Bit `a * n + b`: a box on `a` blocks one on `b`. Empty when not built.
-    blocks: Vec<u64>,
+    /// Words in a row of the two tables below.
+    words: usize,
+    /// Row `a`, bit `b`: a box on `a` blocks one on `b`. Empty when not built.
+    blocked: Vec<u64>,
+    /// The same transposed, row `b`, bit `a`: a child's pairs are then two rows ANDed
+    /// with the layout, not a lookup per box.
+    blockers: Vec<u64>,
 }
 
 impl Hotspots {
     pub fn heap_bytes(&self) -> usize {
-        self.blocks.capacity() * 8
+        (self.blocked.capacity() + self.blockers.capacity()) * 8
     }
 
     pub fn analyse(board: &Board) -> Hotspots {
         let n = board.n;
+        let words = n.div_ceil(64);
         if n > HOTSPOT_MAX_CELLS {
-            return Hotspots { n, blocks: Vec::new() };
+            return Hotspots { words, blocked: Vec::new(), blockers: Vec::new() };
         }
-        let mut blocks = vec![0u64; (n * n).div_ceil(64)];
+        let mut blocked = vec![0u64; n * words];
+        let mut blockers = vec![0u64; n * words];
         let mut alive = vec![u32::MAX; n];
         let mut queue: Vec<Cell> = Vec::with_capacity(n);
         for a in 0..n {
@@ -59,27 +65,35 @@ impl Hotspots {
             }
             for b in 0..n {
                 if b != a && !board.dead_fwd[b] && alive[b] != stamp {
-                    let bit = a * n + b;
-                    blocks[bit / 64] |= 1 << (bit % 64);
+                    blocked[a * words + b / 64] |= 1 << (b % 64);
+                    blockers[b * words + a / 64] |= 1 << (a % 64);
                 }
             }
         }
-        Hotspots { n, blocks }
+        Hotspots { words, blocked, blockers }
     }
 
     #[inline]
     pub fn blocks(&self, a: Cell, b: Cell) -> bool {
-        if self.blocks.is_empty() {
+        if self.blocked.is_empty() {
             return false;
         }
-        let bit = a as usize * self.n + b as usize;
-        self.blocks[bit / 64] & (1 << (bit % 64)) != 0
+        self.blocked[a as usize * self.words + b as usize / 64] & (1 << (b % 64)) != 0
+    }
+
+    /// `boxes` as a bit set of cells, for `pairs_with`.
+    pub fn layout(&self, boxes: &[Cell], set: &mut Vec<u64>) {
+        set.clear();
+        set.resize(self.words, 0);
+        for &b in boxes {
+            set[b as usize / 64] |= 1 << (b % 64);
+        }
     }
 
     /// Ordered pairs of boxes in `boxes` where the first blocks the second.
     #[cfg(test)]
     pub fn pairs(&self, boxes: &[Cell]) -> u32 {
-        if self.blocks.is_empty() {
+        if self.blocked.is_empty() {
             return 0;
         }
         let mut count = 0;
@@ -91,19 +105,21 @@ impl Hotspots {
         count
     }
 
-    /// Pairs the box on `at` takes part in with the others of `boxes` (itself skipped:
-    /// a cell never blocks itself).
-    pub fn pairs_with(&self, boxes: &[Cell], at: Cell, skip: Cell) -> u32 {
-        if self.blocks.is_empty() {
+    /// Pairs the box on `at` takes part in with the boxes of `layout` (see `layout`),
+    /// `skip`'s box left out (a cell never blocks itself).
+    pub fn pairs_with(&self, layout: &[u64], at: Cell, skip: Cell) -> u32 {
+        if self.blocked.is_empty() {
             return 0;
         }
-        let mut count = 0;
-        for &b in boxes {
-            if b != skip {
-                count += self.blocks(at, b) as u32 + self.blocks(b, at) as u32;
-            }
-        }
-        count
+        let row = at as usize * self.words;
+        let (blocked, blockers) = (&self.blocked[row..row + self.words], &self.blockers[row..row + self.words]);
+        let count: u32 = layout
+            .iter()
+            .zip(blocked.iter().zip(blockers))
+            .map(|(l, (x, y))| (l & x).count_ones() + (l & y).count_ones())
+            .sum();
+        let skipped = layout[skip as usize / 64] >> (skip % 64) & 1 != 0;
+        count - if skipped { self.blocks(at, skip) as u32 + self.blocks(skip, at) as u32 } else { 0 }
     }
 }
 
@@ -138,7 +154,20 @@ mod tests {
                 continue;
             }
             let without = spots.pairs(&boxes[1..]);
-            assert_eq!(spots.pairs_with(&boxes, x, x), spots.pairs(&boxes) - without);
+            let mut layout = Vec::new();
+            spots.layout(&boxes, &mut layout);
+            assert_eq!(spots.pairs_with(&layout, x, x), spots.pairs(&boxes) - without);
+            // Against a count box by box, from every cell, the skipped box on the layout
+            // or off it.
+            let by_box = |at: Cell, skip: Cell| -> u32 {
+                let pair = |b: Cell| spots.blocks(at, b) as u32 + spots.blocks(b, at) as u32;
+                boxes.iter().filter(|&&b| b != skip).map(|&b| pair(b)).sum()
+            };
+            for &at in &cells {
+                for skip in [x, boxes[2], at] {
+                    assert_eq!(spots.pairs_with(&layout, at, skip), by_box(at, skip));
+                }
+            }
         }
     }
 }

@@ -331,6 +331,10 @@ struct Child {
     /// A whole box move: the box path's blocks, labelled with the box lifted, can tell
     /// the child's player area (`Blocks::without`).
     by_blocks: bool,
+    /// The deadlock rules (`Pruners::dead_child`) are still to ask, after the table
+    /// lookup: a whole box move's children are often found again, and a duplicate needs
+    /// no proof that it is dead.
+    dead_unasked: bool,
 }
 
 /// The node being expanded, as the children that move one box far need it.
@@ -363,6 +367,7 @@ impl Expanding {
             box_hash: self.box_hash,
             packed: self.packed,
             by_blocks: false,
+            dead_unasked: false,
         }
     }
 }
@@ -758,6 +763,7 @@ mod tests {
             box_hash: 0,
             packed: 0,
             by_blocks: false,
+            dead_unasked: false,
         };
         assert_eq!(side.advice.child_doorways(&child(0, at(3, 2), at(2, 2), 2)), 0, "out of the mouth into a room");
         assert_eq!(side.advice.child_doorways(&child(1, at(6, 2), at(5, 2), 2)), 2, "into the other mouth");

@@ -23,6 +23,8 @@ pub(super) struct Advice<'a> {
     box_moves: bool,
     /// With weights: the hotspots a push may unblock (`Switches::hotspot_weights`).
     hotspots: Option<&'a Hotspots>,
+    /// With hotspots: the boxes of the position being expanded (`Hotspots::layout`).
+    layout: Vec<u64>,
     /// The board's doorway table, when the feature cells count boxes in doorways; else
     /// empty. Forward only: backward it traded one level for another. A walled board has
     /// no doorway table.
@@ -46,6 +48,7 @@ impl<'a> Advice<'a> {
             weighs,
             box_moves: weighs && box_moves,
             hotspots: hotspots.filter(|_| weighs),
+            layout: Vec::new(),
             doorway,
             weights: Vec::new(),
             parent_weight: 0,
@@ -61,6 +64,9 @@ impl<'a> Advice<'a> {
         if self.weighs {
             self.parent_weight = self.weights[node as usize];
             self.parent_moved = table.push_of(node).to;
+        }
+        if let Some(spots) = self.hotspots {
+            spots.layout(boxes, &mut self.layout);
         }
     }
 
@@ -81,19 +87,19 @@ impl<'a> Advice<'a> {
         self.parent_doorways + door(c.to) - door(c.from)
     }
 
-    /// The weight of child `c` of the parent with `boxes`: its parent's, one more unless
-    /// an advisor suggests the push (`advised`: packing or connectivity; or hotspots) or
-    /// it pushes on the box the parent's push moved, counting box moves.
-    pub fn child_weight(&self, c: &Child, advised: bool, boxes: &[Cell]) -> u16 {
-        let advised = advised || self.unblocks(c, boxes);
+    /// The weight of child `c` of the expanding node: its parent's, one more unless an
+    /// advisor suggests the push (`advised`: packing or connectivity; or hotspots) or it
+    /// pushes on the box the parent's push moved, counting box moves.
+    pub fn child_weight(&self, c: &Child, advised: bool) -> u16 {
         let same_box = self.box_moves && c.from == self.parent_moved;
-        self.parent_weight.saturating_add(!(advised || same_box) as u16)
+        let free = advised || same_box || self.unblocks(c);
+        self.parent_weight.saturating_add(!free as u16)
     }
 
     /// With hotspot weights: does child `c` leave fewer blocking pairs than its parent?
-    fn unblocks(&self, c: &Child, boxes: &[Cell]) -> bool {
+    fn unblocks(&self, c: &Child) -> bool {
         let Some(spots) = self.hotspots else { return false };
-        spots.pairs_with(boxes, c.to, c.from) < spots.pairs_with(boxes, c.from, c.from)
+        spots.pairs_with(&self.layout, c.to, c.from) < spots.pairs_with(&self.layout, c.from, c.from)
     }
 
     /// A node's rank inside its feature cell: its advisor weight (kept for its children)

@@ -178,6 +178,7 @@ impl<'a> Side<'a> {
                     box_hash,
                     packed,
                     by_blocks: false,
+                    dead_unasked: false,
                 };
                 let plain_allowed = !enters_room
                     || self.cx.packing.next_goal(self.cx.packing.room[to as usize], &self.pos.occupied) == Some(to);
@@ -349,11 +350,9 @@ impl<'a> Side<'a> {
     /// One child of `whole_box_moves`: the box in slot `k` moved as `m` says.
     fn whole_box_move(&mut self, at: Expanding, k: usize, m: BoxMove, other: Opposite) -> Option<Step> {
         let b = self.pos.boxes[k];
-        if self.pruners.dead_child(&mut self.pos.occupied, &self.pos.boxes, b, m.to, m.player, &mut self.stats) {
-            return None;
-        }
         self.stats.macros += 1;
-        let mut child = Child { by_blocks: true, ..at.moved(k, b, m.to, m.dir, m.pushes as usize, m.player) };
+        let moved = at.moved(k, b, m.to, m.dir, m.pushes as usize, m.player);
+        let mut child = Child { by_blocks: true, dead_unasked: true, ..moved };
         if self.direction == Direction::Backward {
             // Stored in forward terms: pushed from where the pulls end to where they began,
             // the player left where the first pull found him.
@@ -420,6 +419,11 @@ impl<'a> Side<'a> {
             }
             Probe::Vacant(s) => s,
         };
+        if c.dead_unasked
+            && self.pruners.dead_child(&mut self.pos.occupied, &self.pos.boxes, c.from, c.to, c.player, &mut self.stats)
+        {
+            return None;
+        }
         let h = self.bound.of_child(&self.pos.boxes, c.slot, c.to);
         if h >= IMPOSSIBLE {
             self.stats.dead_matching += 1;
@@ -471,7 +475,7 @@ impl<'a> Side<'a> {
         // The advisors: packing (a box more on target) and connectivity (fewer areas).
         // The parent's areas: `areas` still holds its labels.
         let advised = packed > c.packed || features.areas < self.pos.areas.count();
-        let weight = self.advice.child_weight(c, advised, &self.pos.boxes);
+        let weight = self.advice.child_weight(c, advised);
         let cell_priority = self.advice.cell_priority(child, priority, weight);
         self.open.push(features, priority, cell_priority, child);
         other.find(&self.pos.key, hash).map(|(o, second)| Step::Met { own: child, other: o, second })
@@ -559,6 +563,7 @@ impl<'a> Side<'a> {
             push: Push { to: last.to, via: Via::Room, ..c.push },
             depth: c.depth.saturating_add(path.len() as u16),
             by_blocks: false,
+            dead_unasked: false,
             ..*c
         };
         self.emit(&child, other)

@@ -109,12 +109,14 @@ pub const TABLE: [Phase; 12] = [
         Switches { whole_box_moves: true, packing_macro: false, best_cells: true, ..BY_PLAN },
         Some(WORK[2]),
     ),
-    // On planned levels, the plan's feature cells by single pushes: they solve other levels,
-    // some of them only late in the phase, so it comes before the phases on every level
-    // (at 4 s, or on a slower machine, the reserve would cut it).
-    plan_phase("plan", BY_PLAN, Some(WORK[3])),
-    // The same with best cells' turns, briefly: greedier, it solves levels the first misses.
-    plan_phase("plan, best cells", Switches { best_cells: true, ..BY_PLAN }, Some(WORK[4])),
+    // On planned levels, the plan's feature cells by single pushes, best cells' turns
+    // first, briefly: greedier, it solves levels the one without them solves late or not
+    // at all, and on a slow machine the long one would leave it no time.
+    plan_phase("plan, best cells", Switches { best_cells: true, ..BY_PLAN }, Some(WORK[3])),
+    // Without: they solve other levels, some of them only late in the phase, so it comes
+    // before the phases on every level (at 4 s, or on a slower machine, the reserve would
+    // cut it).
+    plan_phase("plan", BY_PLAN, Some(WORK[4])),
     // Without advisor weights: breadth for levels unlike those the weights were tuned on.
     phase("plain", PLAIN, Some(WORK[5])),
     // One box pushed as far as it takes per child (after YASS): other levels, fast. Like
@@ -168,7 +170,7 @@ pub const RESERVE: f64 = 0.25;
 /// 4.5 s: its children per expansion grow with the floor a box can reach), and the same
 /// again with best cells' turns; the plan phase by pushes with best cells' turns, added
 /// last, a fifth of the one without.
-const WORK: [u64; 9] = [234_000, 100_000, 100_000, 300_000, 60_000, 64_000, 333_000, 118_000, 235_000];
+const WORK: [u64; 9] = [234_000, 100_000, 100_000, 60_000, 300_000, 64_000, 333_000, 118_000, 235_000];
 
 const REFERENCE_CELLS: f64 = 100.0;
 const REFERENCE_BOXES: f64 = 10.0;
@@ -272,16 +274,16 @@ mod tests {
             assert_eq!(phases.iter().any(|p| weighed(&p)), weights);
             assert!(phases.iter().all(|p| weighed(&p) || !p.switches.box_move_weights && !p.switches.hotspot_weights));
             // A plan's feature cells come second and third, by whole box moves, the second
-            // time giving best cells turns, and fourth and fifth by pushes, likewise, before the
-            // phases on every level; feature cells alone come after those on the levels without
-            // a plan.
+            // time giving best cells turns, and fourth and fifth by pushes, the first time
+            // giving them turns, before the phases on every level; feature cells alone come
+            // after those on the levels without a plan.
             let plan = planned && weights;
             let by_plan: Vec<usize> = (0..phases.len()).filter(|&i| phases[i].forward.0 == Priority::Plan).collect();
             assert_eq!(by_plan, if plan { vec![1, 2, 3, 4] } else { vec![] });
             let whole = |i: &usize| phases[*i].switches.whole_box_moves;
             assert_eq!(by_plan.iter().filter(|i| whole(i)).count(), by_plan.len().min(2));
             let best: Vec<usize> = (0..phases.len()).filter(|&i| phases[i].switches.best_cells).collect();
-            assert_eq!(best, if plan { vec![2, 4] } else { vec![] });
+            assert_eq!(best, if plan { vec![2, 3] } else { vec![] });
             let features = phases.iter().position(|p| p.forward.0 == Priority::Features);
             assert_eq!(features, (weights && !planned).then_some(4));
             // The phases on every level: two searches by single pushes, the first one

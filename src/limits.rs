@@ -8,7 +8,8 @@
 /// sides is quadratic in the cells. Past it, distances let the player walk through the box.
 pub const PLAYER_AWARE_MAX_CELLS: usize = 4000;
 
-/// The hotspot table (`hotspot`): one bit per pair of cells. Past it, no push unblocks.
+/// The hotspot table (`hotspot`): two bits per pair of cells (the table and its transpose),
+/// 1 MiB at most. Past it, no push unblocks.
 pub const HOTSPOT_MAX_CELLS: usize = 2048;
 
 /// The analysis of the board that boxes frozen on goals leave (`frozen_goals`), quadratic

@@ -329,12 +329,10 @@ struct Child {
     /// Boxes on this side's targets before the move.
     packed: u16,
     /// A whole box move: the box path's blocks, labelled with the box lifted, can tell
-    /// the child's player area (`Blocks::without`).
-    by_blocks: bool,
-    /// The deadlock rules (`Pruners::dead_child`) are still to ask, after the table
-    /// lookup: a whole box move's children are often found again, and a duplicate needs
-    /// no proof that it is dead.
-    dead_unasked: bool,
+    /// the child's player area (`Blocks::without`); and the deadlock rules
+    /// (`Pruners::dead_child`) are asked after the table lookup, since such children are
+    /// often found again and a duplicate needs no proof that it is dead.
+    whole_move: bool,
 }
 
 /// The node being expanded, as the children that move one box far need it.
@@ -366,8 +364,7 @@ impl Expanding {
             depth: self.depth.saturating_add(pushes as u16 - 1),
             box_hash: self.box_hash,
             packed: self.packed,
-            by_blocks: false,
-            dead_unasked: false,
+            whole_move: false,
         }
     }
 }
@@ -762,8 +759,7 @@ mod tests {
             depth: 1,
             box_hash: 0,
             packed: 0,
-            by_blocks: false,
-            dead_unasked: false,
+            whole_move: false,
         };
         assert_eq!(side.advice.child_doorways(&child(0, at(3, 2), at(2, 2), 2)), 0, "out of the mouth into a room");
         assert_eq!(side.advice.child_doorways(&child(1, at(6, 2), at(5, 2), 2)), 2, "into the other mouth");

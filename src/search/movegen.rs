@@ -177,8 +177,7 @@ impl<'a> Side<'a> {
                     depth,
                     box_hash,
                     packed,
-                    by_blocks: false,
-                    dead_unasked: false,
+                    whole_move: false,
                 };
                 let plain_allowed = !enters_room
                     || self.cx.packing.next_goal(self.cx.packing.room[to as usize], &self.pos.occupied) == Some(to);
@@ -351,8 +350,7 @@ impl<'a> Side<'a> {
     fn whole_box_move(&mut self, at: Expanding, k: usize, m: BoxMove, other: Opposite) -> Option<Step> {
         let b = self.pos.boxes[k];
         self.stats.macros += 1;
-        let moved = at.moved(k, b, m.to, m.dir, m.pushes as usize, m.player);
-        let mut child = Child { by_blocks: true, dead_unasked: true, ..moved };
+        let mut child = Child { whole_move: true, ..at.moved(k, b, m.to, m.dir, m.pushes as usize, m.player) };
         if self.direction == Direction::Backward {
             // Stored in forward terms: pushed from where the pulls end to where they began,
             // the player left where the first pull found him.
@@ -388,7 +386,7 @@ impl<'a> Side<'a> {
         let nb = self.nboxes;
         let labelled = self.pos.areas.child(self.cx.board, &self.pos.occupied, c.from, c.to, c.player);
         // Else the moved box's blocks, labelled with it lifted, tell it for a whole box move.
-        let cut = (labelled.is_none() && c.by_blocks)
+        let cut = (labelled.is_none() && c.whole_move)
             .then(|| self.macros.box_path.blocks().without(self.cx.board, c.to, c.player));
         self.pos.child_area = match (labelled, cut) {
             (Some(_), _) => ChildArea::Labelled,
@@ -419,7 +417,7 @@ impl<'a> Side<'a> {
             }
             Probe::Vacant(s) => s,
         };
-        if c.dead_unasked
+        if c.whole_move
             && self.pruners.dead_child(&mut self.pos.occupied, &self.pos.boxes, c.from, c.to, c.player, &mut self.stats)
         {
             return None;
@@ -562,8 +560,7 @@ impl<'a> Side<'a> {
             player: last.from,
             push: Push { to: last.to, via: Via::Room, ..c.push },
             depth: c.depth.saturating_add(path.len() as u16),
-            by_blocks: false,
-            dead_unasked: false,
+            whole_move: false,
             ..*c
         };
         self.emit(&child, other)

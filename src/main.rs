@@ -121,9 +121,10 @@ OPTIONS:
                                --stats shows them), with all the time: for
                                measuring one search alone
         --seed N               perturb the order of the forward searches (0,
-                               the default: none); another seed may solve a
-                               map the default does not, and runs with a few
-                               seeds show how much of a change's gain is noise
+                               the default: only the phase the schedule seeds);
+                               another seed may solve a map the default does
+                               not, and runs with a few seeds show how much of
+                               a change's gain is noise
         --optimal METRIC       a proven optimal solution: pushes (fewest
                                pushes, then fewest moves), moves (fewest
                                moves, then fewest pushes) or cost (cheapest

@@ -119,7 +119,7 @@ pub struct Switches {
     /// Perturbs the forward side's order when not 0: a child's rank goes up by 0 or 1 as a
     /// hash of its position and the seed says. Which search solves a level is chaotic, so
     /// another seed solves other levels, and runs with a few seeds show how much of a
-    /// change's gain is noise.
+    /// change's gain is noise. A phase may carry a seed of its own; the user's is added.
     pub seed: u64,
 }
 
@@ -141,7 +141,7 @@ impl Switches {
             strict_rooms: self.strict_rooms && user.strict_rooms,
             packing_macro: self.packing_macro && user.packing_macro,
             whole_pulls: self.whole_pulls && user.whole_pulls,
-            seed: user.seed,
+            seed: self.seed.wrapping_add(user.seed),
             ..*self
         }
     }

@@ -110,8 +110,8 @@ pub const TABLE: [Phase; 13] = [
         Some(WORK[2]),
     ),
     // The first of these again, its order perturbed: which search solves a level is
-    // chaotic, and these two solve the most levels for their work, most of them within a
-    // third of it, so a shorter copy that goes another way solves yet others.
+    // chaotic, and of the plan phases these two solve the most levels for their work,
+    // most of them within a third of it, so a shorter copy going another way solves others.
     plan_phase(
         "plan by whole box moves, seeded",
         Switches { whole_box_moves: true, packing_macro: false, seed: 1, ..BY_PLAN },

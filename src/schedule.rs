@@ -78,6 +78,8 @@ const fn phase(name: &'static str, switches: Switches, work: Option<u64>) -> Pha
 /// The plan phases' switches: like the first phase, they leave the backward side one
 /// turn in 16.
 const BY_PLAN: Switches = Switches { forward_turns: 16, ..BY_BOX_MOVES };
+/// ... each child one box moved whole, in place of the packing macros.
+const BY_PLAN_WHOLE: Switches = Switches { whole_box_moves: true, packing_macro: false, ..BY_PLAN };
 
 /// A phase on the levels with a global packing plan, its feature cells by the plan's
 /// progress.
@@ -97,26 +99,14 @@ pub const TABLE: [Phase; 13] = [
     // target of the plan's current phase or onto any cell off the goals, as FESS moves
     // boxes. It runs second: the levels it solves the phases on every level mostly miss,
     // and at a short limit (or on a slow machine) they would leave it no time.
-    plan_phase(
-        "plan by whole box moves",
-        Switches { whole_box_moves: true, packing_macro: false, ..BY_PLAN },
-        Some(WORK[1]),
-    ),
+    plan_phase("plan by whole box moves", BY_PLAN_WHOLE, Some(WORK[1])),
     // The same, every other turn given to the most packed cell (FESS's packing search
     // alternates so): greedier, it solves other levels, and some the first one misses.
-    plan_phase(
-        "plan by whole box moves, best cells",
-        Switches { whole_box_moves: true, packing_macro: false, best_cells: true, ..BY_PLAN },
-        Some(WORK[2]),
-    ),
+    plan_phase("plan by whole box moves, best cells", Switches { best_cells: true, ..BY_PLAN_WHOLE }, Some(WORK[2])),
     // The first of these again, its order perturbed: which search solves a level is
     // chaotic, and of the plan phases these two solve the most levels for their work,
     // most of them within a third of it, so a shorter copy going another way solves others.
-    plan_phase(
-        "plan by whole box moves, seeded",
-        Switches { whole_box_moves: true, packing_macro: false, seed: 1, ..BY_PLAN },
-        Some(WORK[3]),
-    ),
+    plan_phase("plan by whole box moves, seeded", Switches { seed: 1, ..BY_PLAN_WHOLE }, Some(WORK[3])),
     // On planned levels, the plan's feature cells by single pushes, best cells' turns
     // first, briefly: greedier, it solves levels the one without them solves late or not
     // at all, and on a slow machine the long one would leave it no time.

@@ -43,6 +43,10 @@
 //! The caches go with the rules: a corral search's verdicts and the boards left by frozen
 //! boxes serve every position of a board after the first, as in a search.
 //!
+//! On whole maps, where no exhaustive search reaches: rules 2 to 11 never cut a position
+//! that a replayed solution passes through.
+//! `no_rule_cuts_a_position_on_a_solution_of_a_whole_map`
+//!
 //! End to end, `the_solver_says_no_solution_only_when_none_exists`: the whole solver on
 //! small maps (bidirectional, forward alone, backward alone), its "no solution exists"
 //! checked by an exhaustive search on the map text and its answers replayed on it. That
@@ -632,4 +636,107 @@ fn the_exhaustive_searches_agree() {
     });
     eprintln!("soundness: the exhaustive searches agree on {} positions ({} solvable)", positions, solvable_ones);
     assert!(solvable_ones >= 300 && positions - solvable_ones >= 300, "{} of {}", solvable_ones, positions);
+}
+
+/// The positions a solution of a whole map passes through, after each push: its boxes,
+/// the player and the box pushed last. The moves are replayed on the board's own cells.
+fn path_of(board: &Board, moves: &str) -> Vec<(Vec<Cell>, Cell, Cell)> {
+    let (mut boxes, mut player) = (board.start_boxes.clone(), board.start_player);
+    let mut path = Vec::new();
+    for m in moves.chars() {
+        let d = crate::board::DIRS.iter().position(|&c| c == m).expect("a move");
+        let next = board.nbr[player as usize][d];
+        assert_ne!(next, crate::board::NONE, "a move into a wall of the board");
+        if let Some(k) = boxes.iter().position(|&b| b == next) {
+            boxes[k] = board.nbr[next as usize][d];
+            path.push((boxes.clone(), next, boxes[k]));
+        }
+        player = next;
+    }
+    path
+}
+
+/// The exhaustive searches stop at small rooms, and some rules only show their faults
+/// on big maps (many boxes, sets near their size limit, areas over many words). Every
+/// position of a replayed solution is solvable, so no rule may cut one. The maps are
+/// whole maps of `samples/`; the caches and box sets are first filled from every push
+/// that leaves the solution's path, as a search fills them from its dead ends.
+#[test]
+fn no_rule_cuts_a_position_on_a_solution_of_a_whole_map() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    let names = (1..=30).map(|i| format!("xsokoban90/xsokoban{:02}.txt", i));
+    let names = names.chain((1..=12).map(|i| format!("sasquatch50/sasquatch{:03}.txt", i)));
+    let (mut maps, mut positions, mut siblings, mut learned) = (0, 0, 0, 0);
+    for name in names {
+        let text = std::fs::read_to_string(dir.join(&name)).unwrap();
+        let level = Level::parse(&text).unwrap();
+        let moves = match solver::solve(&level, &Options::default(), &Budget::nodes(30_000, 1 << 28)).verdict {
+            Verdict::Solved(moves) => crate::solution::format(&moves, false),
+            _ => continue,
+        };
+        replays(&text, &moves).unwrap_or_else(|e| panic!("{}: the answer does not replay: {}", name, e));
+        maps += 1;
+        let board = Board::analyse(&level).unwrap();
+        let floor = Floor::of_board(&board);
+        let path = path_of(&board, &moves);
+        let (mut searcher, mut sets, mut walls) =
+            (CorralDeadlocks::new(board.n), DeadSets::new(board.n), FrozenWalls::new(board.n));
+        let (mut freeze, mut goal_cut) = (Freeze::new(board.n), GoalCut::new(board.n));
+        let mut occupied = vec![false; board.n];
+        // The pushes off the path, as a search's dead ends, fill the caches and sets.
+        for (k, (boxes, player, _)) in path.iter().enumerate() {
+            for (b, to) in floor.pushes(boxes, *player) {
+                let child = moved(boxes, b, to);
+                if path.get(k + 1).is_some_and(|next| next.1 == b && next.2 == to) || board.dead_fwd[to as usize] {
+                    continue;
+                }
+                siblings += 1;
+                child.iter().for_each(|&c| occupied[c as usize] = true);
+                let (corrals, _) = corrals_of(&board, &occupied, &child, b);
+                searcher.any_dead(&board, &corrals, b);
+                walls.dead(&board, &occupied, &child, b);
+                child.iter().for_each(|&c| occupied[c as usize] = false);
+                learned += sets.learn(&board, &child, b, 500) as usize;
+            }
+        }
+        let mut parent_alive = false;
+        for (boxes, player, to) in &path {
+            positions += 1;
+            let (player, to) = (*player, *to);
+            let at =
+                || format!("{} after {} pushes:\n{}", name, positions, crate::testing::show(&board, boxes, player));
+            boxes.iter().for_each(|&c| occupied[c as usize] = true);
+            assert!(!board.dead_fwd[to as usize], "a box on a dead square: {}", at());
+            assert!(!board.dead_from(&board.dead_fwd_sides, to, player), "a box dead from its side: {}", at());
+            let frozen = match freeze.assess(&board, &occupied, to) {
+                Frozen::No => false,
+                Frozen::OffGoal => true,
+                Frozen::OnGoals => {
+                    let mut frozen_walls = freeze.group().to_vec();
+                    freeze.frozen_on_goals(&board, &occupied, boxes.iter().copied(), &mut frozen_walls);
+                    goal_cut.cuts_off(&board, &occupied, &frozen_walls, &board.goals)
+                }
+            };
+            assert!(!frozen, "a freeze deadlock: {}", at());
+            assert!(
+                !(parent_alive && walls.child_dead(&board, to, player)),
+                "dead on its parent's frozen board: {}",
+                at()
+            );
+            assert!(!walls.dead(&board, &occupied, boxes, player), "dead on its frozen board: {}", at());
+            parent_alive = true;
+            let (corrals, verdict) = corrals_of(&board, &occupied, boxes, player);
+            assert!(!matches!(verdict, Corral::Deadlock), "a PI-corral deadlock: {}", at());
+            assert!(!searcher.any_dead(&board, &corrals, player), "a corral search's deadlock: {}", at());
+            assert!(!sets.dead(&occupied, boxes, player), "holds a box set proven dead: {}", at());
+            assert!(!sets.learn(&board, boxes, player, 2000), "a box set of it proven dead: {}", at());
+            assert!(matching(&board, boxes, &board.to_goal) < IMPOSSIBLE, "no perfect matching: {}", at());
+            boxes.iter().for_each(|&c| occupied[c as usize] = false);
+        }
+    }
+    eprintln!(
+        "soundness: {} positions on the solutions of {} whole maps, none cut; {} pushes off the paths, {} box sets learned",
+        positions, maps, siblings, learned
+    );
+    assert!(maps >= 25 && positions >= 4000 && learned >= 1000, "{} {} {}", maps, positions, learned);
 }

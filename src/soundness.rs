@@ -43,8 +43,8 @@
 //! The caches go with the rules: a corral search's verdicts and the boards left by frozen
 //! boxes serve every position of a board after the first, as in a search.
 //!
-//! On whole maps, where no exhaustive search reaches: rules 2 to 11 never cut a position
-//! that a replayed solution passes through.
+//! On whole maps, where no exhaustive search reaches: rules 2 to 11, 13 and 14 never cut
+//! a position that a replayed solution passes through.
 //! `no_rule_cuts_a_position_on_a_solution_of_a_whole_map`
 //!
 //! End to end, `the_solver_says_no_solution_only_when_none_exists`: the whole solver on
@@ -658,9 +658,10 @@ fn path_of(board: &Board, moves: &str) -> Vec<(Vec<Cell>, Cell, Cell)> {
 
 /// The exhaustive searches stop at small rooms, and some rules only show their faults
 /// on big maps (many boxes, sets near their size limit, areas over many words). Every
-/// position of a replayed solution is solvable, so no rule may cut one. The maps are
-/// whole maps of `samples/`; the caches and box sets are first filled from every push
-/// that leaves the solution's path, as a search fills them from its dead ends.
+/// position of a replayed solution of a whole map of `samples/` is solvable, and the
+/// start leads to it, so no forward or backward rule may cut one. The caches and box sets
+/// are first filled from every push that leaves the solution's path, as a search fills
+/// them from its dead ends.
 #[test]
 fn no_rule_cuts_a_position_on_a_solution_of_a_whole_map() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
@@ -706,8 +707,15 @@ fn no_rule_cuts_a_position_on_a_solution_of_a_whole_map() {
             let at =
                 || format!("{} after {} pushes:\n{}", name, positions, crate::testing::show(&board, boxes, player));
             boxes.iter().for_each(|&c| occupied[c as usize] = true);
-            assert!(!board.dead_fwd[to as usize], "a box on a dead square: {}", at());
-            assert!(!board.dead_from(&board.dead_fwd_sides, to, player), "a box dead from its side: {}", at());
+            // The start leads here too: the backward rules may not cut it either.
+            for (dead, sides) in [(&board.dead_fwd, &board.dead_fwd_sides), (&board.dead_bwd, &board.dead_bwd_sides)] {
+                assert!(boxes.iter().all(|&b| !dead[b as usize]), "a box on a dead square: {}", at());
+                assert!(
+                    boxes.iter().all(|&b| !board.dead_from(sides, b, player)),
+                    "a box dead from its side: {}",
+                    at()
+                );
+            }
             let frozen = match freeze.assess(&board, &occupied, to) {
                 Frozen::No => false,
                 Frozen::OffGoal => true,
@@ -731,6 +739,7 @@ fn no_rule_cuts_a_position_on_a_solution_of_a_whole_map() {
             assert!(!sets.dead(&occupied, boxes, player), "holds a box set proven dead: {}", at());
             assert!(!sets.learn(&board, boxes, player, 2000), "a box set of it proven dead: {}", at());
             assert!(matching(&board, boxes, &board.to_goal) < IMPOSSIBLE, "no perfect matching: {}", at());
+            assert!(matching(&board, boxes, &board.from_start) < IMPOSSIBLE, "no matching to the starts: {}", at());
             boxes.iter().for_each(|&c| occupied[c as usize] = false);
         }
     }

@@ -701,11 +701,10 @@ fn no_rule_cuts_a_position_on_a_solution_of_a_whole_map() {
             }
         }
         let mut parent_alive = false;
-        for (boxes, player, to) in &path {
+        for (i, (boxes, player, to)) in path.iter().enumerate() {
             positions += 1;
             let (player, to) = (*player, *to);
-            let at =
-                || format!("{} after {} pushes:\n{}", name, positions, crate::testing::show(&board, boxes, player));
+            let at = || format!("{} after {} pushes:\n{}", name, i + 1, crate::testing::show(&board, boxes, player));
             boxes.iter().for_each(|&c| occupied[c as usize] = true);
             // The start leads here too: the backward rules may not cut it either.
             for (dead, sides) in [(&board.dead_fwd, &board.dead_fwd_sides), (&board.dead_bwd, &board.dead_bwd_sides)] {

@@ -92,6 +92,28 @@ fn matching(board: &Board, boxes: &[Cell], distances: &[u16]) -> i32 {
     m.solve()
 }
 
+/// Is the position in `occupied` (holding `boxes`) cut by a freeze test of the box just
+/// pushed onto `to`, as `dead_child` tests it: frozen off a goal, or frozen on goals that
+/// cut others off?
+fn freeze_cuts(
+    freeze: &mut Freeze,
+    goal_cut: &mut GoalCut,
+    board: &Board,
+    occupied: &[bool],
+    boxes: &[Cell],
+    to: Cell,
+) -> bool {
+    match freeze.assess(board, occupied, to) {
+        Frozen::No => false,
+        Frozen::OffGoal => true,
+        Frozen::OnGoals => {
+            let mut frozen_walls = freeze.group().to_vec();
+            freeze.frozen_on_goals(board, occupied, boxes.iter().copied(), &mut frozen_walls);
+            goal_cut.cuts_off(board, occupied, &frozen_walls, &board.goals)
+        }
+    }
+}
+
 /// The corrals of a position, analysed as the forward search does before it expands it.
 fn corrals_of(board: &Board, occupied: &[bool], boxes: &[Cell], player: Cell) -> (Corrals, Corral) {
     let (mut reach, mut areas) = (Reach::new(board.n), Areas::new(board.n));
@@ -208,15 +230,7 @@ fn frozen_walls_cut_only_unsolvable_positions() {
             let boxes = moved(&p.boxes, b, to);
             occupied[b as usize] = false;
             occupied[to as usize] = true;
-            let frozen = match freeze.assess(board, &occupied, to) {
-                Frozen::No => false,
-                Frozen::OffGoal => true,
-                Frozen::OnGoals => {
-                    let mut frozen_walls = freeze.group().to_vec();
-                    freeze.frozen_on_goals(board, &occupied, boxes.iter().copied(), &mut frozen_walls);
-                    goal_cut.cuts_off(board, &occupied, &frozen_walls, &board.goals)
-                }
-            };
+            let frozen = freeze_cuts(&mut freeze, &mut goal_cut, board, &occupied, &boxes, to);
             occupied[b as usize] = true;
             occupied[to as usize] = false;
             if frozen {
@@ -715,15 +729,7 @@ fn no_rule_cuts_a_position_on_a_solution_of_a_whole_map() {
                     at()
                 );
             }
-            let frozen = match freeze.assess(&board, &occupied, to) {
-                Frozen::No => false,
-                Frozen::OffGoal => true,
-                Frozen::OnGoals => {
-                    let mut frozen_walls = freeze.group().to_vec();
-                    freeze.frozen_on_goals(&board, &occupied, boxes.iter().copied(), &mut frozen_walls);
-                    goal_cut.cuts_off(&board, &occupied, &frozen_walls, &board.goals)
-                }
-            };
+            let frozen = freeze_cuts(&mut freeze, &mut goal_cut, &board, &occupied, boxes, to);
             assert!(!frozen, "a freeze deadlock: {}", at());
             assert!(
                 !(parent_alive && walls.child_dead(&board, to, player)),

@@ -89,6 +89,13 @@ OPTIONS:
                                phases as time is: the same search on any
                                machine and under any load (for comparing
                                changes; the time limit still holds)
+        --work N               give up after N of work too: expansions of a map
+                               of 100 floor cells and 10 boxes, fewer on a bigger
+                               map as the schedule counts them, shared by the
+                               phases as time is (the last keeps a quarter); a
+                               stand-in for a time limit on no machine in
+                               particular: 450000 solves about what -t 4 does
+                               on the development machine
         --memory MB            memory for the map's tables and the searches
                                (default 700); the process may use 64 MB more
         --lurd                 print LURD: lowercase walks, uppercase pushes
@@ -279,6 +286,11 @@ fn people_option(cli: &mut Cli, a: &str, value: &mut dyn FnMut() -> Result<Strin
         "--no-whole-pulls" => cli.options.switches.whole_pulls = false,
         "--no-advisor-weights" => cli.options.advisor_weights = false,
         "--no-shorten" => cli.options.shorten = false,
+        "--work" => {
+            let v = value()?;
+            let why = || format!("--work wants a positive whole number, not {:?}", v);
+            cli.options.work = Some(positive_whole(&v).ok_or_else(why)?);
+        }
         "--seed" => {
             let v = value()?;
             let why = || format!("--seed wants a whole number, not {:?}", v);
@@ -374,8 +386,11 @@ fn main() -> ExitCode {
         Verdict::Solved(moves) => emit(&(solution::format(&moves, cli.lurd) + "\n"), "the answer"),
         Verdict::NoSolution(why) => fail(1, &format!("no solution exists ({})", why)),
         Verdict::OutOfTime => {
-            let nodes =
+            let mut nodes =
                 cli.nodes.map_or(String::new(), |n| format!(" or {}", count(n as usize, "expansion", "expansions")));
+            if let Some(w) = cli.options.work {
+                nodes += &format!(" or {} of work", w);
+            }
             fail(1, &format!("no solution found within {} s{}", cli.time_limit, nodes))
         }
         Verdict::OutOfMemory => fail(1, &format!("no solution found within {} MB of memory", cli.memory_mb)),

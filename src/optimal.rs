@@ -105,6 +105,9 @@ pub fn check(cli: &Cli) -> Result<(), String> {
     if cli.push_costs.is_some() && cli.optimal != Some(Metric::Cost) {
         return Err("--push-costs needs --optimal cost".into());
     }
+    if cli.optimal.is_some() && cli.options.work.is_some() {
+        return Err("--work measures the portfolio; with --optimal, use --nodes or --time-limit".into());
+    }
     Ok(())
 }
 

@@ -29,6 +29,10 @@ pub struct Options {
     /// Stretches of the solution are solved again, shorter where they can be (`shorten`).
     #[cfg(not(judge))]
     pub shorten: bool,
+    /// Give up after this much work (`schedule::expansion_cost`'s reference expansions),
+    /// shared by the phases as the time is (`--work`): a stand-in for a time limit that no
+    /// machine's speed changes.
+    pub work: Option<u64>,
 }
 
 impl Default for Options {
@@ -42,6 +46,7 @@ impl Default for Options {
             work_divisor: 1,
             #[cfg(not(judge))]
             shorten: true,
+            work: None,
         }
     }
 }
@@ -166,6 +171,11 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
     let fixed = board.heap_bytes() + packing.heap_bytes() + board.n * 16 + BESIDE_TABLES;
     let mut budget = budget.clone();
     budget.memory_bytes = budget.memory_bytes.saturating_sub(fixed).max(MIN_SEARCH_MEMORY);
+    if let Some(work) = options.work {
+        let nodes = schedule::expansions(work, schedule::expansion_cost(board.n, board.start_boxes.len()), 1);
+        budget.node_limit = Some(budget.node_limit.map_or(nodes, |n| n.min(nodes)));
+        budget.reserve_nodes = true;
+    }
     let budget = &budget;
     let outcome = portfolio(cx, phases, options, budget, &mut report);
     report.verdict = match outcome {
@@ -237,8 +247,8 @@ fn portfolio(cx: Context, phases: Vec<Phase>, options: &Options, budget: &Budget
         let used = report.forward.expanded + report.backward.expanded;
         let work = p.work.map(|w| schedule::expansions(w, cost, options.work_divisor));
         let phase_budget = budget.phase(work, used, schedule::RESERVE);
-        if phase_budget.past_deadline() {
-            continue; // its time went to the last phase
+        if phase_budget.past_deadline() || phase_budget.node_limit == Some(0) {
+            continue; // its time (or its work, with `--work`) went to the last phase
         }
         // Only the default rankings have feature cells for its children to wait in.
         let second_useful = p.second_backward && options.mode == Mode::Bidirectional && options.priority.is_none();

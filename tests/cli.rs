@@ -544,6 +544,43 @@ fn a_node_budget_gives_the_same_search_on_every_run() {
     assert!(o.stdout.is_empty() && o.stderr.contains("1000 expansions"), "{}", o.describe());
 }
 
+/// `--work` is a node limit scaled by the map's size as the schedule scales the phases'
+/// work, shared as the time is: the phases with work of their own stop at three quarters
+/// of it and the last phase has the rest. The same search on every run.
+#[test]
+fn work_is_a_node_limit_shared_as_time_is() {
+    let _g = shared();
+    // Unsolved: the whole schedule runs.
+    let map = read_map(&repo().join("samples/xsokoban90/xsokoban50.txt"));
+    let args = ["--work", "150000", "--stats", "--time-limit", "120"];
+    let first = run_str(&args, &map, Duration::from_secs(120));
+    assert_eq!(first.code, Some(1), "{}", first.describe());
+    assert!(first.stderr.contains("or 150000 of work"), "{}", first.describe());
+    let size = |key: &str| -> f64 {
+        let line = first.stderr.lines().find(|l| l.starts_with("cells ")).expect("a cells line");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == key).expect(key);
+        words[at + 1].parse().unwrap()
+    };
+    // `schedule::expansion_cost`: the reference map has 100 floor cells and 10 boxes.
+    let cost = ((size("cells") / 100.0).powf(0.7) * (size("boxes") / 10.0).powf(0.6)).clamp(1.0 / 16.0, 64.0);
+    let limit = (150_000.0 / cost).ceil() as u64;
+    let phases = phases_in(&first);
+    let (last, before) = phases.split_last().expect("phases");
+    let before: u64 = before.iter().map(|p| p.3).sum();
+    assert!(["strict", "last"].contains(&last.1.as_str()), "{}", first.describe());
+    assert!(before <= limit * 3 / 4 && before > limit / 2, "{before} of {limit}: {}", first.describe());
+    assert_eq!(before + last.3, limit, "{}", first.describe());
+    let untimed = |o: &Outcome| -> Vec<(usize, String, u64)> {
+        phases_in(o).into_iter().map(|(number, name, _, expansions)| (number, name, expansions)).collect()
+    };
+    let again = run_str(&args, &map, Duration::from_secs(120));
+    assert_eq!(untimed(&first), untimed(&again));
+    // With --optimal the portfolio does not run: the combination is refused.
+    let o = run_str(&["--work", "1000", "--optimal", "pushes"], LINE, QUICK);
+    assert!(o.code == Some(2) && o.stderr.contains("--work"), "{}", o.describe());
+}
+
 #[test]
 fn a_seed_changes_the_search_and_keeps_it_reproducible() {
     let _g = shared();
@@ -1464,6 +1501,8 @@ fn bad_options_are_rejected() {
         (&["--nodes", "0"], "--nodes"),
         (&["--nodes", "many"], "--nodes"),
         (&["--nodes", "-3"], "--nodes"),
+        (&["--work", "0"], "--work"),
+        (&["--work", "lots"], "--work"),
         (&["--memory", "0"], "--memory"),
         (&["--memory", "lots"], "--memory"),
         (&["--memory", "-5"], "--memory"),

@@ -94,8 +94,9 @@ OPTIONS:
                                map as the schedule counts them, shared by the
                                phases as time is (the last keeps a quarter); a
                                stand-in for a time limit on no machine in
-                               particular: 450000 solves about what -t 4 does
-                               on the development machine
+                               particular: on the development machine, 450000
+                               solves about what -t 4 does, 1200000 what the
+                               judge's 11 s do
         --memory MB            memory for the map's tables and the searches
                                (default 700); the process may use 64 MB more
         --lurd                 print LURD: lowercase walks, uppercase pushes

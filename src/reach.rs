@@ -29,20 +29,25 @@ impl Reach {
         let g = self.next_generation();
         let mut min = NONE;
         let mut count = 0;
-        self.stack.clear();
+        // Slices of one length let one comparison stand for `NONE` and both bounds checks.
+        let n = self.stamp.len().min(occupied.len()).min(NONE as usize);
+        let (stamp, occupied, stack) = (&mut self.stamp[..n], &occupied[..n], &mut self.stack);
+        stack.clear();
         for &s in seeds {
-            if s != wall && !occupied[s as usize] && self.stamp[s as usize] != g {
-                self.stamp[s as usize] = g;
-                self.stack.push(s);
+            let i = s as usize;
+            if i < n && s != wall && !occupied[i] && stamp[i] != g {
+                stamp[i] = g;
+                stack.push(s);
             }
         }
-        while let Some(c) = self.stack.pop() {
+        while let Some(c) = stack.pop() {
             min = min.min(c);
             count += 1;
             for &t in &board.nbr[c as usize] {
-                if t != NONE && t != wall && self.stamp[t as usize] != g && !occupied[t as usize] {
-                    self.stamp[t as usize] = g;
-                    self.stack.push(t);
+                let i = t as usize;
+                if i < n && t != wall && stamp[i] != g && !occupied[i] {
+                    stamp[i] = g;
+                    stack.push(t);
                 }
             }
         }
@@ -89,13 +94,16 @@ impl Reach {
             return false;
         }
         self.stamp[start as usize] = g;
-        self.stack.clear();
-        self.stack.push(start);
-        while let Some(c) = self.stack.pop() {
+        let n = self.stamp.len().min(occupied.len()).min(NONE as usize);
+        let (stamp, occupied, stack) = (&mut self.stamp[..n], &occupied[..n], &mut self.stack);
+        stack.clear();
+        stack.push(start);
+        while let Some(c) = stack.pop() {
             for &t in &board.nbr[c as usize] {
-                if t != NONE && self.stamp[t as usize] != g && !occupied[t as usize] {
-                    self.stamp[t as usize] = g;
-                    self.stack.push(t);
+                let i = t as usize;
+                if i < n && stamp[i] != g && !occupied[i] {
+                    stamp[i] = g;
+                    stack.push(t);
                 }
             }
         }
@@ -191,6 +199,8 @@ impl Blocks {
         }
         self.base = self.clock;
         self.root = root;
+        // Slices of one length: one comparison stands for `NONE` and the bounds checks.
+        let n = self.disc.len().min(occupied.len()).min(NONE as usize);
         self.order.clear();
         self.ends_known = false;
         self.visit(root);
@@ -201,12 +211,14 @@ impl Blocks {
             // The directions not tried yet, until one leads to a new cell. The edge back to
             // the parent lowers `low` to the parent's time, which the test below allows.
             let mut deeper = None;
+            let (disc, occupied) = (&self.disc[..n], &occupied[..n]);
             for d in next as usize..4 {
                 let w = board.nbr[v as usize][d];
-                if w == NONE || occupied[w as usize] {
+                let i = w as usize;
+                if i >= n || occupied[i] {
                     continue;
                 }
-                let seen = self.disc[w as usize];
+                let seen = disc[i];
                 if seen < self.base {
                     let top = self.path.len() - 1;
                     self.path[top].1 = d as u8 + 1;
@@ -395,7 +407,8 @@ impl Areas {
 
     /// Label the free cells not labelled yet, area by area.
     fn label_the_rest(&mut self, board: &Board, occupied: &[bool]) {
-        for start in 0..board.n {
+        let n = board.n.min(occupied.len()).min(self.label.len());
+        for start in 0..n {
             if !occupied[start] && self.label[start] < self.base {
                 self.label_area(board, occupied, start as Cell, |_| {});
             }
@@ -409,10 +422,13 @@ impl Areas {
         let mut least = [start, NONE];
         self.label[start as usize] = id;
         mark(start);
-        self.stack.clear();
-        self.stack.push(start);
+        // Slices of one length: one comparison stands for `NONE` and both bounds checks.
+        let n = self.label.len().min(occupied.len()).min(NONE as usize);
+        let (label, occupied, stack) = (&mut self.label[..n], &occupied[..n], &mut self.stack);
+        stack.clear();
+        stack.push(start);
         let mut size = 0;
-        while let Some(c) = self.stack.pop() {
+        while let Some(c) = stack.pop() {
             size += 1;
             if c < least[0] {
                 least = [c, least[0]];
@@ -420,10 +436,11 @@ impl Areas {
                 least[1] = c;
             }
             for &t in &board.nbr[c as usize] {
-                if t != NONE && !occupied[t as usize] && self.label[t as usize] < base {
-                    self.label[t as usize] = id;
+                let i = t as usize;
+                if i < n && !occupied[i] && label[i] < base {
+                    label[i] = id;
                     mark(t);
-                    self.stack.push(t);
+                    stack.push(t);
                 }
             }
         }

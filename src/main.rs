@@ -85,10 +85,11 @@ first) are skipped. The answer is one line of moves (U, D, L, R) and a newline.
 OPTIONS:
     -t, --time-limit SECONDS   give up after this long, from 0.001 to 1000000
                                (default 10)
-        --nodes N              give up after N expansions too, shared by the
-                               phases as time is: the same search on any
-                               machine and under any load (for comparing
-                               changes; the time limit still holds)
+        --nodes N              give up after N expansions too, each phase its
+                               work in turn (no reserve for the last, unlike
+                               --work): the same search on any machine and
+                               under any load (for comparing changes; the
+                               time limit still holds)
         --work N               give up after N of work too: expansions of a map
                                of 100 floor cells and 10 boxes, fewer on a bigger
                                map as the schedule counts them, shared by the

@@ -10,12 +10,11 @@
 //! fine, and the search would rarely finish). Results are cached by barrier and player
 //! area: the same corral comes back in many positions that differ elsewhere.
 
-use std::collections::{HashMap, HashSet};
-
 use crate::board::{Board, Cell, NONE};
 use crate::corral::Corrals;
 use crate::freeze::Freeze;
 use crate::reach::Reach;
+use crate::state::{QuickMap, QuickSet};
 
 /// Corrals with more barrier boxes are not searched: the search would rarely finish.
 pub const MAX_BARRIER: usize = 8;
@@ -38,7 +37,7 @@ type Key = [Cell; MAX_BARRIER + 1];
 pub struct CorralDeadlocks {
     /// Barrier boxes (sorted) and a cell of the player's area (its smallest, or where a
     /// position had him) -> dead.
-    cache: HashMap<Key, bool>,
+    cache: QuickMap<Key, bool>,
     search: BoxSearch<{ MAX_BARRIER + 1 }>,
     barrier: Vec<Cell>,
     cells: Vec<Cell>,
@@ -50,7 +49,7 @@ pub struct CorralDeadlocks {
 impl CorralDeadlocks {
     pub fn new(cells: usize) -> CorralDeadlocks {
         CorralDeadlocks {
-            cache: HashMap::new(),
+            cache: QuickMap::default(),
             search: BoxSearch::new(cells),
             barrier: Vec::with_capacity(MAX_BARRIER),
             cells: Vec::new(),
@@ -162,8 +161,8 @@ pub struct BoxSearch<const N: usize> {
     freeze: Freeze,
     /// Positions queued (the player where a push left him) and expanded (his area's
     /// smallest cell).
-    seen: HashSet<[Cell; N]>,
-    expanded: HashSet<[Cell; N]>,
+    seen: QuickSet<[Cell; N]>,
+    expanded: QuickSet<[Cell; N]>,
     queue: Vec<[Cell; N]>,
     head: usize,
 }
@@ -174,8 +173,8 @@ impl<const N: usize> BoxSearch<N> {
             occupied: vec![false; cells],
             reach: Reach::new(cells),
             freeze: Freeze::new(cells),
-            seen: HashSet::new(),
-            expanded: HashSet::new(),
+            seen: QuickSet::default(),
+            expanded: QuickSet::default(),
             queue: Vec::new(),
             head: 0,
         }

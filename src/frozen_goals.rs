@@ -9,13 +9,12 @@
 //! every position with the same frozen boxes and the player in the same region of the
 //! board they leave; it is cached, up to a memory bound.
 
-use std::collections::HashMap;
-
 use crate::board::{Board, Cell, NONE};
 use crate::freeze::Freeze;
 use crate::level::Level;
 use crate::limits::FROZEN_GOALS_MAX_CELLS;
 use crate::reach::{Areas, Reach};
+use crate::state::QuickMap;
 
 /// Cached analyses may hold this many bytes; past it, new frozen sets go unchecked.
 const CACHE_BYTES: usize = 48 << 20;
@@ -33,12 +32,12 @@ struct Walled {
 pub struct FrozenWalls {
     /// Frozen boxes (sorted), then the smallest cell of the player's region around them
     /// -> index in `boards`.
-    index: HashMap<Vec<Cell>, u32>,
+    index: QuickMap<Vec<Cell>, u32>,
     boards: Vec<Walled>,
     /// Frozen boxes (sorted) -> for each cell, the smallest cell of its region of the board
     /// they leave (`NONE` on them): most positions share a few frozen sets, and this saves
     /// filling the player's region again for each.
-    regions: HashMap<Vec<Cell>, Vec<Cell>>,
+    regions: QuickMap<Vec<Cell>, Vec<Cell>>,
     bytes: usize,
     /// The board of the position `dead` looked at last, for its children.
     current: Option<u32>,
@@ -57,9 +56,9 @@ pub struct FrozenWalls {
 impl FrozenWalls {
     pub fn new(cells: usize) -> FrozenWalls {
         FrozenWalls {
-            index: HashMap::new(),
+            index: QuickMap::default(),
             boards: Vec::new(),
-            regions: HashMap::new(),
+            regions: QuickMap::default(),
             bytes: 0,
             current: None,
             freeze: Freeze::new(cells),

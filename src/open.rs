@@ -9,7 +9,7 @@
 //! with advisor weights (see `search`) the count of pushes on the node's path that no
 //! advisor suggested, as FESS orders the moves within a cell.
 
-use std::collections::HashMap;
+use crate::state::QuickMap;
 
 /// Buckets of equal priority; LIFO inside a bucket, which makes ties go deep.
 pub struct BucketQueue {
@@ -64,7 +64,7 @@ pub struct Features {
 /// search alternates): the most boxes packed, then the fewest areas, then the fewest
 /// boxes in doorways.
 pub struct FeatureQueue {
-    index: HashMap<Features, usize>,
+    index: QuickMap<Features, usize>,
     cells: Vec<BucketQueue>,
     cursor: usize,
     len: usize,
@@ -81,7 +81,7 @@ fn cell_rank(f: &Features) -> (std::cmp::Reverse<u16>, u16, u16) {
 impl FeatureQueue {
     pub fn new(best_turns: bool) -> Self {
         let ranked = best_turns.then(Vec::new);
-        FeatureQueue { index: HashMap::new(), cells: Vec::new(), cursor: 0, len: 0, ranked, best_turn: false }
+        FeatureQueue { index: QuickMap::default(), cells: Vec::new(), cursor: 0, len: 0, ranked, best_turn: false }
     }
 
     pub fn push(&mut self, features: Features, priority: usize, node: u32) {

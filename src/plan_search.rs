@@ -7,12 +7,13 @@
 //! then boxes farthest from the goals (room for the next pulls).
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::BinaryHeap;
 
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::frozen_goals::Assignment;
 use crate::limits::PLAN_SEARCH_BOXES;
 use crate::plan::{solved_areas, Op, Puller};
+use crate::state::QuickSet;
 
 /// What happened to a box between a node and its parent, backwards.
 #[derive(Clone, Copy)]
@@ -117,7 +118,7 @@ pub fn find(board: &Board, work: u64) -> Option<Vec<Op>> {
     };
     let mut nodes: Vec<Node> = Vec::new();
     let mut heap: BinaryHeap<Reverse<Rank>> = BinaryHeap::new();
-    let mut known: HashSet<(Vec<Cell>, Vec<u64>, Cell)> = HashSet::new();
+    let mut known: QuickSet<(Vec<Cell>, Vec<u64>, Cell)> = QuickSet::default();
     let solved: Vec<(Cell, Cell)> = board.goals.iter().map(|&g| (g, g)).collect();
     for least in solved_areas(board, &mut s.puller.reach) {
         let node =

@@ -14,7 +14,7 @@ pub mod order;
 use crate::board::{Board, Cell, NONE};
 use crate::budget::Budget;
 use crate::reach::Reach;
-use crate::state::Push;
+use crate::state::{Push, QuickMap};
 
 /// Stretches longer than this many pushes are not searched again.
 const MAX_WINDOW: usize = 24;
@@ -25,45 +25,6 @@ const MAX_MOVED: usize = 3;
 const WINDOW_WORK: usize = 20_000;
 /// The distance rows kept at once hold at most this many cells (8 MB).
 const CACHED_CELLS: usize = 1 << 22;
-
-/// A hasher for the passes' small keys (a few cells): a multiply and rotate per word,
-/// many times cheaper than the standard one, which guards against hostile keys that a
-/// map's own cells cannot be.
-#[derive(Default)]
-struct QuickHasher(u64);
-
-impl std::hash::Hasher for QuickHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517C_C1B7_2722_0A95);
-    }
-
-    fn write_u16(&mut self, n: u16) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// A hash map keyed through `QuickHasher`.
-type QuickMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<QuickHasher>>;
 
 /// Push distances to cells on the board without other boxes (the player anywhere), by
 /// target cell, computed when first asked for.

@@ -82,7 +82,7 @@ impl CorralDeadlocks {
             return d;
         }
         mark(&mut self.search.occupied, &self.barrier, true);
-        let area = self.search.reach.fill(board, &self.search.occupied, player);
+        let area = self.search.reach.fill_among(board, &self.barrier, player);
         let key = key_of(&self.barrier, area);
         let dead = match self.cache.get(&key) {
             Some(&d) => d,
@@ -209,7 +209,7 @@ impl<const N: usize> BoxSearch<N> {
     pub fn enter(&mut self, board: &Board, state: &[Cell; N], n: usize) -> bool {
         mark(&mut self.occupied, &state[..n], true);
         let mut at = *state;
-        at[N - 1] = self.reach.fill(board, &self.occupied, state[N - 1]);
+        at[N - 1] = self.reach.fill_among(board, &state[..n], state[N - 1]);
         if self.expanded.insert(at) {
             return true;
         }

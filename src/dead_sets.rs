@@ -108,9 +108,7 @@ impl DeadSets {
         }
         set.sort_unstable();
         let search = &mut self.search;
-        mark(&mut search.occupied, &set, true);
-        search.reach.fill(board, &search.occupied, player);
-        mark(&mut search.occupied, &set, false);
+        search.reach.fill_among(board, &set, player);
         let id = self.sets.len() as u32;
         let mut area = vec![0u64; self.words];
         for c in 0..board.n {
@@ -130,7 +128,7 @@ impl DeadSets {
         let search = &mut self.search;
         mark(&mut search.occupied, set, true);
         loop {
-            search.reach.fill(board, &search.occupied, player);
+            search.reach.fill_among(board, set, player);
             let (reach, occupied, trial) = (&search.reach, &mut search.occupied, &mut self.trial);
             let Some(i) = (0..set.len()).find(|&i| movable(reach, trial, board, occupied, set[i])) else { break };
             search.occupied[set[i] as usize] = false;
@@ -194,10 +192,10 @@ fn movable(reach: &Reach, trial: &mut Reach, board: &Board, occupied: &mut [bool
         }
         occupied[b as usize] = false;
         occupied[to as usize] = true;
-        trial.fill(board, occupied, b);
+        let round = trial.connects(board, occupied, b, beyond);
         occupied[to as usize] = false;
         occupied[b as usize] = true;
-        trial.reached(beyond)
+        round
     })
 }
 

@@ -54,6 +54,79 @@ impl Reach {
         (min, count)
     }
 
+    /// `fill` when the occupied cells are exactly `boxes` (a few, on a mostly empty
+    /// board): they are stamped as met before the flood, one value below the area's, so
+    /// each neighbour costs one test instead of two, and `reached` stays false for them.
+    pub fn fill_among(&mut self, board: &Board, boxes: &[Cell], from: Cell) -> Cell {
+        self.fill_moved(board, boxes, NONE, NONE, from)
+    }
+
+    /// `fill_among` once the box on `lifted` has moved to `placed`.
+    pub fn fill_moved(&mut self, board: &Board, boxes: &[Cell], lifted: Cell, placed: Cell, from: Cell) -> Cell {
+        self.next_generation();
+        let mut g = self.next_generation();
+        if g == 1 {
+            g = self.next_generation(); // wrapped: every stamp is 0, and 0 must mean unmet
+        }
+        let n = self.stamp.len().min(NONE as usize);
+        let (stamp, stack) = (&mut self.stamp[..n], &mut self.stack);
+        for &b in boxes {
+            stamp[b as usize] = g - 1;
+        }
+        if lifted != NONE {
+            stamp[lifted as usize] = 0;
+            stamp[placed as usize] = g - 1;
+        }
+        let mut min = NONE;
+        stack.clear();
+        if (from as usize) < n && stamp[from as usize] < g - 1 {
+            stamp[from as usize] = g;
+            stack.push(from);
+        }
+        while let Some(c) = stack.pop() {
+            min = min.min(c);
+            for &t in &board.nbr[c as usize] {
+                let i = t as usize;
+                if i < n && stamp[i] < g - 1 {
+                    stamp[i] = g;
+                    stack.push(t);
+                }
+            }
+        }
+        min
+    }
+
+    /// Can the player walk from `from` to `to` through cells not marked in `occupied`?
+    /// Breadth first, stopping when `to` is met: the two are usually near each other
+    /// (round a box), and the board far away need not be flooded. `reached` then tells
+    /// only which cells were met.
+    pub fn connects(&mut self, board: &Board, occupied: &[bool], from: Cell, to: Cell) -> bool {
+        let g = self.next_generation();
+        let n = self.stamp.len().min(occupied.len()).min(NONE as usize);
+        let (stamp, occupied, queue) = (&mut self.stamp[..n], &occupied[..n], &mut self.stack);
+        queue.clear();
+        if (from as usize) >= n || occupied[from as usize] {
+            return false;
+        }
+        stamp[from as usize] = g;
+        queue.push(from);
+        let mut head = 0;
+        while let Some(&c) = queue.get(head) {
+            if c == to {
+                return true;
+            }
+            head += 1;
+            for &t in &board.nbr[c as usize] {
+                let i = t as usize;
+                if i < n && stamp[i] != g && !occupied[i] {
+                    stamp[i] = g;
+                    queue.push(t);
+                }
+            }
+        }
+        false
+    }
+
     /// A fresh stamp value: every cell counts as unvisited again.
     fn next_generation(&mut self) -> u32 {
         self.generation = self.generation.wrapping_add(1);
@@ -692,6 +765,69 @@ mod tests {
             assert_eq!(reach.reached(c as Cell), !occ[c]);
         }
     }
+    /// The fills that stamp the boxes first, or stop at a cell, reach what the plain
+    /// fill reaches: the same smallest cell, the same cells, never a box; one `Reach`
+    /// used over and over, so that stale stamps of every kind are in the way.
+    #[test]
+    fn box_stamped_fills_and_walks_round_agree_with_the_plain_fill() {
+        let b = Board::from_text(ROOMS);
+        let (mut plain, mut among, mut walk) = (Reach::new(b.n), Reach::new(b.n), Reach::new(b.n));
+        let mut rnd = numbers(29);
+        let (mut moved, mut met, mut missed) = (0, 0, 0);
+        for (mut occ, root) in layouts(&b, 17) {
+            let boxes: Vec<Cell> = (0..b.n as Cell).filter(|&c| occ[c as usize]).collect();
+            let least = plain.fill(&b, &occ, root);
+            assert_eq!(among.fill_among(&b, &boxes, root), least);
+            for c in 0..b.n as Cell {
+                assert_eq!(among.reached(c), plain.reached(c), "cell {}", c);
+            }
+            let to = rnd(b.n) as Cell;
+            assert_eq!(walk.connects(&b, &occ, root, to), plain.reached(to), "{} to {}", root, to);
+            if plain.reached(to) {
+                met += 1;
+            } else {
+                missed += 1;
+            }
+            // A box moved: from a box cell onto a free one other than the root.
+            let Some(&from) = boxes.get(rnd(boxes.len().max(1))) else { continue };
+            if occ[to as usize] || to == root {
+                continue;
+            }
+            moved += 1;
+            occ[from as usize] = false;
+            occ[to as usize] = true;
+            let least = plain.fill(&b, &occ, root);
+            assert_eq!(among.fill_moved(&b, &boxes, from, to, root), least);
+            for c in 0..b.n as Cell {
+                assert_eq!(among.reached(c), plain.reached(c), "cell {} after {} -> {}", c, from, to);
+            }
+        }
+        assert!(moved > 500 && met > 300 && missed > 300, "{} {} {}", moved, met, missed);
+    }
+
+    /// Wrapping the stamps round starts them over, for the box-stamped fill too.
+    #[test]
+    fn box_stamped_fill_survives_the_stamps_wrapping() {
+        let b = Board::from_text(ROOMS);
+        let boxes = b.start_boxes.clone();
+        let mut occ = vec![false; b.n];
+        for &c in &boxes {
+            occ[c as usize] = true;
+        }
+        let mut plain = Reach::new(b.n);
+        let least = plain.fill(&b, &occ, b.start_player);
+        for start in [u32::MAX - 2, u32::MAX - 1, u32::MAX] {
+            let mut r = Reach::new(b.n);
+            r.generation = start;
+            for fill in 0..3 {
+                assert_eq!(r.fill_among(&b, &boxes, b.start_player), least, "from {}, fill {}", start, fill);
+                for c in 0..b.n as Cell {
+                    assert_eq!(r.reached(c), plain.reached(c), "from {}, fill {}, cell {}", start, fill, c);
+                }
+            }
+        }
+    }
+
     #[test]
     fn labels_tell_a_childs_area_as_a_flood_does() {
         let b = Board::from_text(

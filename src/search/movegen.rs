@@ -393,14 +393,9 @@ impl<'a> Side<'a> {
             (None, Some((_, pieces))) => ChildArea::Cut(pieces),
             (None, None) => ChildArea::Flooded,
         };
-        let norm = labelled.or(cut.map(|(least, _)| least)).unwrap_or_else(|| {
-            self.pos.occupied[c.from as usize] = false;
-            self.pos.occupied[c.to as usize] = true;
-            let norm = self.pos.child_reach.fill(self.cx.board, &self.pos.occupied, c.player);
-            self.pos.occupied[c.from as usize] = true;
-            self.pos.occupied[c.to as usize] = false;
-            norm
-        });
+        let norm = labelled
+            .or(cut.map(|(least, _)| least))
+            .unwrap_or_else(|| self.pos.child_reach.fill_moved(self.cx.board, &self.pos.boxes, c.from, c.to, c.player));
 
         self.pos.key.clear();
         self.pos.key.extend_from_slice(&self.pos.boxes);

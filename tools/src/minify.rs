@@ -376,6 +376,10 @@ const STD_NAMES: &[&str] = &[
     "skip", "start", "sum",
 ];
 
+/// The same for `std::hash`: the path, and the `Hasher` items `state::QuickHasher` implements.
+#[rustfmt::skip]
+const HASHER_NAMES: &[&str] = &["hash", "write", "write_u16", "write_u32", "write_u64", "write_usize", "finish"];
+
 /// The names this crate declares, as far as a glance at the tokens tells: the word after
 /// `fn`, `struct`, `enum`, `const`, `static`, `type`, `trait`, `mod`, `let`, `for` or a
 /// pattern's `mut`, a word before a single `:` (fields, parameters, bindings' types,
@@ -428,6 +432,7 @@ fn declared_names<'a>(tokens: &[Token<'a>]) -> Vec<&'a str> {
     names
         .into_iter()
         .filter(|n| n.len() > 2 && !n.starts_with("r#") && !RESERVED.contains(n) && !STD_NAMES.contains(n))
+        .filter(|n| !HASHER_NAMES.contains(n))
         .filter(|n| !inline(n))
         .collect()
 }

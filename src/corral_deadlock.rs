@@ -26,8 +26,10 @@ const NODE_LIMIT: usize = 400;
 /// (docs/experiments/2026-11-22-corrals-searched-to-the-end.md). Bigger barriers once
 /// opened wander the whole board and seldom finish.
 const SEALED_BARRIER: usize = 3;
-/// ... with this node limit: those that finish mostly do within a few dozen positions.
-const SEALED_NODE_LIMIT: usize = 100;
+/// ... with this node limit. A search that proves its corral dead mostly does so within a
+/// few positions, one that proves nothing spends the whole limit: at 100, those took most
+/// of the corral searches' time (docs/experiments/2026-11-28-quick-hasher-box-stamped-floods.md).
+const SEALED_NODE_LIMIT: usize = 40;
 
 /// Past this many cached results, only areas' smallest cells are added (a bound on memory).
 const ALIASES_UP_TO: usize = 1 << 20;

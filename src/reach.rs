@@ -116,13 +116,7 @@ impl Reach {
                 return true;
             }
             head += 1;
-            for &t in &board.nbr[c as usize] {
-                let i = t as usize;
-                if i < n && stamp[i] != g && !occupied[i] {
-                    stamp[i] = g;
-                    queue.push(t);
-                }
-            }
+            stamp_free_neighbours(board, stamp, occupied, g, c, queue);
         }
         false
     }
@@ -172,13 +166,7 @@ impl Reach {
         stack.clear();
         stack.push(start);
         while let Some(c) = stack.pop() {
-            for &t in &board.nbr[c as usize] {
-                let i = t as usize;
-                if i < n && stamp[i] != g && !occupied[i] {
-                    stamp[i] = g;
-                    stack.push(t);
-                }
-            }
+            stamp_free_neighbours(board, stamp, occupied, g, c, stack);
         }
         true
     }
@@ -209,6 +197,21 @@ impl Reach {
             && !board.dead_fwd[to as usize]
             && self.reached(stand);
         ok.then_some(to)
+    }
+}
+
+/// Stamp `g` on each neighbour of `c` that is free and not stamped yet, and queue it. The
+/// two slices have one length, at most `NONE`, so one comparison also rules out `NONE`
+/// and both bounds checks.
+#[inline(always)]
+fn stamp_free_neighbours(board: &Board, stamp: &mut [u32], occupied: &[bool], g: u32, c: Cell, queue: &mut Vec<Cell>) {
+    let n = stamp.len().min(occupied.len());
+    for &t in &board.nbr[c as usize] {
+        let i = t as usize;
+        if i < n && stamp[i] != g && !occupied[i] {
+            stamp[i] = g;
+            queue.push(t);
+        }
     }
 }
 

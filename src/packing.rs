@@ -13,6 +13,7 @@ use crate::box_path::BoxPath;
 use crate::hotspot::Hotspots;
 use crate::limits::{MAX_ROOM, PACKING_ANALYSIS_WORK};
 use crate::plan::Plan;
+use crate::reach::Reach;
 
 pub struct Packing {
     /// Room number per cell (goals only), 0 = none.
@@ -131,35 +132,61 @@ impl Packing {
 /// Take boxes out of a full room one by one; the reverse is the filling order. The player
 /// comes from where he starts (not from a pocket of floor that the room's goals close
 /// off), and a box is out once it stands where boxes can come from (`box_sources`).
+/// Where the full room divides the map and no box goes out to the player's side, he
+/// comes from each other side in turn: he may end the level there, having crossed the
+/// room before it filled.
 ///
 /// Each box goes out to a cell boxes get to without crossing the room if any box can: a
 /// cell they reach only through it, such as a floor cell among its goals, would count a
 /// box as out while it still stands in the room's way. Only when no box left can go out
 /// so does a cell reached through the room count, for that box.
 fn fill_order(board: &Board, room: &[u16], id: u16, cells: &[Cell], path: &mut BoxPath) -> Option<Vec<Cell>> {
+    let player = board.start_player;
+    let sources = [box_sources(board, room, id, false), box_sources(board, room, id, true)];
+    if room[player as usize] == id {
+        let outside: Vec<Cell> = (0..board.n as Cell).filter(|&c| room[c as usize] != id).collect();
+        return take_out(board, cells, &outside, &sources, path);
+    }
+    let mut full = vec![false; board.n];
+    cells.iter().for_each(|&g| full[g as usize] = true);
+    let (mut reach, mut tried) = (Reach::new(board.n), vec![false; board.n]);
+    let mut from = player;
+    loop {
+        if let Some(order) = take_out(board, cells, &[from], &sources, path) {
+            return Some(order);
+        }
+        reach.flood(board, &full, NONE, &[from]);
+        (0..board.n).filter(|&c| reach.reached(c as Cell)).for_each(|c| tried[c] = true);
+        from = (0..board.n as Cell).find(|&c| !full[c as usize] && !tried[c as usize])?;
+        if path.work_left == 0 {
+            return None;
+        }
+    }
+}
+
+/// `fill_order`'s greedy peeling, the player coming from `outside`.
+fn take_out(
+    board: &Board,
+    cells: &[Cell],
+    outside: &[Cell],
+    sources: &[Vec<bool>; 2],
+    path: &mut BoxPath,
+) -> Option<Vec<Cell>> {
     let mut occupied = vec![false; board.n];
     for &g in cells {
         occupied[g as usize] = true;
     }
-    let player = board.start_player;
-    let outside: Vec<Cell> = if room[player as usize] == id {
-        (0..board.n as Cell).filter(|&c| room[c as usize] != id).collect()
-    } else {
-        vec![player]
-    };
-    let direct = box_sources(board, room, id, false);
-    let through = box_sources(board, room, id, true);
     let mut left: Vec<Cell> = cells.to_vec();
     let mut removed = Vec::with_capacity(cells.len());
     while !left.is_empty() {
         let mut best: Option<(usize, usize)> = None; // (pulls, index in left)
-        for sources in [&direct, &through] {
+        for sources in sources {
             for (i, &g) in left.iter().enumerate() {
                 if path.work_left == 0 {
                     return None;
                 }
                 occupied[g as usize] = false;
-                let pulls = path.extract(board, &occupied, g, &outside, |c| !sources[c as usize]);
+                let pulls = path.extract(board, &occupied, g, outside, |c| !sources[c as usize]);
                 occupied[g as usize] = true;
                 if let Some(p) = pulls {
                     if best.map_or(true, |(bp, _)| p < bp) {
@@ -250,6 +277,19 @@ mod tests {
         let b = Board::from_text("############\n#@ $$$...  #\n############\n");
         let p = Packing::analyse(&b);
         assert_eq!(p.order[0], vec![b.cell_at(8, 1), b.cell_at(7, 1), b.cell_at(6, 1)]);
+    }
+
+    #[test]
+    fn a_room_the_player_must_cross_is_peeled_from_its_far_side() {
+        // The player starts in a pocket that the full room closes off: from there no box
+        // comes out, and the order is found with him on the far side, where he ends. The
+        // goal at the pocket's mouth comes first; the other two are filled from below.
+        let b = Board::from_text("########\n#@...  #\n###$$$ #\n###    #\n########\n");
+        let p = Packing::analyse(&b);
+        let room = p.room[b.cell_at(2, 1) as usize];
+        assert!(room > 0);
+        let order = &p.order[room as usize - 1];
+        assert_eq!((order.len(), order[0]), (3, b.cell_at(2, 1)));
     }
 
     #[test]

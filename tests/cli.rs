@@ -482,10 +482,10 @@ fn stats_name_the_phases_run_in_order_of_time() {
     let o = run_str(&["--stats"], map, QUICK);
     verify(map, &o, false).unwrap_or_else(|e| panic!("--stats: {e}"));
     assert_eq!(phases_in(&o).len(), 1, "{}", o.describe());
-    // A hard map with neither an ordered goal room nor a packing plan, given enough
+    // A hard map with neither an enforced goal-room order nor a packing plan, given enough
     // expansions, runs every phase of its portfolio in the schedule's order, each within
     // its work.
-    let map = read_map(&repo().join("samples/massasquatch50/massasquatch009.txt"));
+    let map = read_map(&repo().join("samples/sasquatch50/sasquatch048.txt"));
     let o = run_str(&["--stats", "--nodes", "700000", "--time-limit", "120"], &map, Duration::from_secs(120));
     let phases = phases_in(&o);
     let names: Vec<&str> = phases.iter().map(|p| p.1.as_str()).collect();

@@ -289,7 +289,9 @@ fn item_end(tokens: &[Token], mut i: usize) -> Result<usize, String> {
         head += 1;
     }
     let word = tokens.get(head).map_or("", |t| t.text);
-    let block_item = matches!(word, "fn" | "mod" | "impl" | "struct" | "enum" | "trait" | "union" | "macro_rules");
+    // A bare block (`#[cfg(...)] { ... }` as a statement) ends at its own brace too.
+    let block_item =
+        matches!(word, "fn" | "mod" | "impl" | "struct" | "enum" | "trait" | "union" | "macro_rules" | "{");
     // These end at their `;` alone: a comma inside them separates something else.
     let statement = matches!(word, "let" | "const" | "static" | "use" | "type");
     // A struct field's type may hold commas between angle brackets.
@@ -656,10 +658,16 @@ fn main() {
         .count();
     let as_cast = 'x' as u8;
     let lit_then_word = "s".len() as u8;
+    let mut people = 0;
+    #[cfg(not(judge))]
+    {
+        people += 1;
+    }
+    let after_block = people + 1;
     println!("{} {} {} {} {} {} {} {} {} {}", h.name, h.last, raw, raw2, bytes.len(), bs.len(), q, apostrophe, backslash, unicode);
     println!("{} {} {} {} {} {:?} {} {} {} {}", e, byte, r#type, x, tuple, range, incl, neg, div, less);
     println!("{} {} {} {} {} {} {} {} {} {}", refs, both, shifted, m, closure(1), nested[0][0], method, float_method, s, count);
-    println!("{} {} {} {} {}", chained, as_cast, lit_then_word, twice!(3), longest("ab", "c"));
+    println!("{} {} {} {} {} {}", chained, as_cast, lit_then_word, twice!(3), longest("ab", "c"), after_block);
     println!("{}", for_people());
 }
 "####;

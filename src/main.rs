@@ -103,8 +103,10 @@ OPTIONS:
         --lurd                 print LURD: lowercase walks, uppercase pushes
         --stats                print search statistics on standard error, with
                                each goal room's packing order (column,row from
-                               0), each side's closest approach to its targets
-                               and the portfolio's phases (the last one solved it)
+                               0), each side's closest approach to its targets,
+                               the map of the forward position with the most
+                               boxes on goals and the portfolio's phases (the
+                               last one solved it)
         --search MODE          bidir (default), forward or backward
         --priority ORDER       one order for every phase: greedy (h), astar
                                (g + h), features (nodes in cells by boxes
@@ -449,6 +451,10 @@ fn print_stats(wanted: bool, r: &solver::Report, budget: &Budget) {
         if s.best_h != i32::MAX {
             eprintln!("{:<8} closest: bound {} pushes, {} of {} boxes on target", "", s.best_h, s.most_packed, r.boxes);
         }
+    }
+    if let Some(map) = &r.closest {
+        eprintln!("closest position, the most boxes on goals a forward search stored:");
+        map.lines().for_each(|row| eprintln!("    {}", row));
     }
     for (number, name, ended, expanded) in &r.phases {
         eprintln!("phase {:>2}  {:<40} ended at {:.3} s, {} expansions", number, name, ended, expanded);

@@ -1,7 +1,7 @@
 //! Solving a level: the portfolio of `schedule` run under one shared budget; then the
 //! plan becomes moves and is replayed before it is returned.
 
-use crate::board::{Board, NotAnalysed};
+use crate::board::{Board, Cell, NotAnalysed};
 use crate::budget::Budget;
 use crate::level::Level;
 use crate::packing::Packing;
@@ -78,6 +78,10 @@ pub struct Report {
     pub phases: Vec<(usize, &'static str, f64, u64)>,
     /// The goal rooms and their packing orders (`Packing::describe_rooms`), for `--stats`.
     pub rooms: Vec<String>,
+    /// The forward position with the most boxes on goals that a phase stored, as a map
+    /// (the player on the smallest cell of his area), for `--stats`: where the searches
+    /// of a level they do not solve get stuck.
+    pub closest: Option<String>,
 }
 
 /// Memory the searches use beside their node tables, kept out of the tables' budget.
@@ -134,6 +138,7 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
         boxes: 0,
         phases: Vec::new(),
         rooms: Vec::new(),
+        closest: None,
     };
     let board = match Board::analyse_until(level, budget.deadline(), budget.memory_bytes) {
         Ok(b) => b,
@@ -177,7 +182,8 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
         budget.reserve_nodes = true;
     }
     let budget = &budget;
-    let outcome = portfolio(cx, phases, options, budget, &mut report);
+    let (outcome, closest) = portfolio(cx, phases, options, budget, &mut report);
+    report.closest = closest.and_then(|(boxes, player)| picture(level, &board, &boxes, player));
     report.verdict = match outcome {
         Outcome::Solved(plan) => {
             let searched = report.forward.expanded + report.backward.expanded;
@@ -203,6 +209,47 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
     report
 }
 
+/// A position on `board` as a map in `level`'s own rows: its floor, the walls around it,
+/// the goals, the boxes and the player.
+#[cfg(not(judge))]
+fn picture(level: &Level, board: &Board, boxes: &[Cell], player: Cell) -> Option<String> {
+    let (w, h) = (level.width.max(1), level.height);
+    let mut grid = vec![b' '; w * h];
+    for &g in &board.grid_of {
+        grid[g] = if level.goals[g] { b'.' } else { b'_' };
+    }
+    // A wall cell is drawn where it touches the floor, even at a corner.
+    for i in 0..w * h {
+        let (x, y) = ((i % w) as i64, (i / w) as i64);
+        let near = |dx: i64, dy: i64| {
+            let (nx, ny) = (x + dx, y + dy);
+            (0..w as i64).contains(&nx)
+                && (0..h as i64).contains(&ny)
+                && grid[ny as usize * w + nx as usize] != b' '
+                && grid[ny as usize * w + nx as usize] != b'#'
+        };
+        if grid[i] == b' ' && (-1..=1).any(|dy| (-1..=1).any(|dx| near(dx, dy))) {
+            grid[i] = b'#';
+        }
+    }
+    for c in grid.iter_mut().filter(|c| **c == b'_') {
+        *c = b' ';
+    }
+    for &b in boxes {
+        let g = board.grid_of[b as usize];
+        grid[g] = if level.goals[g] { b'*' } else { b'$' };
+    }
+    let g = board.grid_of[player as usize];
+    grid[g] = if level.goals[g] { b'+' } else { b'@' };
+    Some(grid.chunks(w).map(|row| String::from_utf8_lossy(row).trim_end().to_string() + "\n").collect())
+}
+
+/// The judge reads no statistics: its file leaves the picture out.
+#[cfg(judge)]
+fn picture(_: &Level, _: &Board, _: &[Cell], _: Cell) -> Option<String> {
+    None
+}
+
 /// The level's portfolio (`schedule::phases_for`): with the strict phase when the options
 /// allow it and some goal room has a packing order to enforce.
 fn phases_for(packing: &Packing, options: &Options) -> Vec<Phase> {
@@ -215,7 +262,15 @@ fn phases_for(packing: &Packing, options: &Options) -> Vec<Phase> {
 /// Each forward side takes over what the last one proved (`search::Lessons`), so the
 /// corral searches are not made again, the search itself unchanged. Some phases run a
 /// second backward side beside the shared one (`Phase::second_backward`).
-fn portfolio(cx: Context, phases: Vec<Phase>, options: &Options, budget: &Budget, report: &mut Report) -> Outcome {
+/// Also returns the forward position with the most boxes on goals that a phase stored
+/// (boxes, player).
+fn portfolio(
+    cx: Context,
+    phases: Vec<Phase>,
+    options: &Options,
+    budget: &Budget,
+    report: &mut Report,
+) -> (Outcome, Option<(Vec<Cell>, Cell)>) {
     let board = cx.board;
     let cost = schedule::expansion_cost(board.n, board.start_boxes.len());
     let mut backward: Option<(Ranking, Side)> = None;
@@ -223,6 +278,7 @@ fn portfolio(cx: Context, phases: Vec<Phase>, options: &Options, budget: &Budget
     let mut outcome = Outcome::OutOfTime;
     let mut most_packed: Vec<search::Waypoint> = Vec::new();
     let mut second: Option<Side> = None;
+    let mut closest: Option<(Vec<Cell>, Cell)> = None;
     for (number, mut p) in (1..).zip(phases) {
         if let Some(only) = options.only_phase {
             if number != only {
@@ -263,6 +319,12 @@ fn portfolio(cx: Context, phases: Vec<Phase>, options: &Options, budget: &Budget
         let sides = search::Backward { shared: bwd, second: second.as_mut() };
         let run = search::run(cx, mode, fwd_ranking, sides, lessons, switches, &phase_budget, from);
         most_packed = run.most_packed;
+        let on_goals = |boxes: &[Cell]| boxes.iter().filter(|&&b| board.is_goal[b as usize]).count();
+        if let Some(w) =
+            most_packed.first().filter(|w| closest.as_ref().map_or(true, |c| on_goals(&w.boxes) > on_goals(&c.0)))
+        {
+            closest = Some((w.boxes.clone(), w.player));
+        }
         report.forward.add(&run.forward);
         report.backward.expanded += run.backward_expanded;
         let used_now = report.forward.expanded + report.backward.expanded;
@@ -275,7 +337,7 @@ fn portfolio(cx: Context, phases: Vec<Phase>, options: &Options, budget: &Budget
     }
     retire(&mut backward, report);
     retire_side(second, report);
-    outcome
+    (outcome, closest)
 }
 
 /// Drop a shared backward side, keeping its figures (its expansions are counted already).

@@ -459,6 +459,34 @@ fn stats_report_the_closest_approach_of_each_side() {
     }
 }
 
+#[test]
+fn stats_draw_the_closest_position_on_the_level_s_own_map() {
+    let _g = shared();
+    // A hard map that 3,000 expansions do not solve: the picture is the level's map with
+    // its boxes moved, as many boxes on goals as the forward side's closest line says.
+    let map = read_map(&repo().join("samples/xsokoban90/xsokoban50.txt"));
+    let o = run_str(&["--stats", "--nodes", "3000"], &map, QUICK);
+    let lines: Vec<&str> = o.stderr.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("closest position")).unwrap_or_else(|| panic!("{}", o.describe()));
+    let picture: Vec<&str> = lines[at + 1..].iter().take_while(|l| l.starts_with("    ")).map(|l| &l[4..]).collect();
+    let count = |rows: &[&str], set: &str| rows.iter().flat_map(|r| r.chars()).filter(|c| set.contains(*c)).count();
+    let rows: Vec<&str> = map.lines().collect();
+    assert_eq!(picture.len(), rows.len(), "{}", o.describe());
+    assert_eq!(count(&picture, "#"), count(&rows, "#"), "the walls: {}", o.describe());
+    assert_eq!(count(&picture, "$*"), count(&rows, "$*"), "the boxes: {}", o.describe());
+    assert_eq!(count(&picture, ".*+"), count(&rows, ".*+"), "the goals: {}", o.describe());
+    assert_eq!(count(&picture, "@+"), 1, "the player: {}", o.describe());
+    for (p, r) in picture.iter().zip(&rows) {
+        let walls = |row: &str| row.char_indices().filter(|c| c.1 == '#').map(|c| c.0).collect::<Vec<_>>();
+        assert_eq!(walls(p), walls(r), "{}", o.describe());
+    }
+    let forward = lines.iter().find(|l| l.contains("closest:")).expect("the forward side's closest line");
+    let words: Vec<&str> = forward.split_whitespace().collect();
+    let packed: usize = words[words.iter().position(|w| *w == "of").unwrap() - 1].parse().unwrap();
+    assert_eq!(count(&picture, "*"), packed, "{}", o.describe());
+    assert_ne!(o.code, Some(0), "solved in 3,000 expansions: pick a harder map");
+}
+
 /// The phases `--stats` lists: (number, name, ended at seconds, expansions).
 fn phases_in(o: &Outcome) -> Vec<(usize, String, f64, u64)> {
     o.stderr

@@ -13,7 +13,7 @@ use crate::box_path::BoxPath;
 use crate::hotspot::Hotspots;
 use crate::limits::{MAX_ROOM, PACKING_ANALYSIS_WORK};
 use crate::plan::Plan;
-use crate::reach::Reach;
+use crate::reach::Areas;
 
 pub struct Packing {
     /// Room number per cell (goals only), 0 = none.
@@ -149,19 +149,20 @@ fn fill_order(board: &Board, room: &[u16], id: u16, cells: &[Cell], path: &mut B
     }
     let mut full = vec![false; board.n];
     cells.iter().for_each(|&g| full[g as usize] = true);
-    let (mut reach, mut tried) = (Reach::new(board.n), vec![false; board.n]);
-    let mut from = player;
-    loop {
+    let mut areas = Areas::new(board.n);
+    areas.label(board, &full);
+    // The player's own area first, then each other one from its smallest cell.
+    let own = areas.area_of(player);
+    let others = (0..board.n as Cell).filter(|&c| areas.area_of(c) != own && areas.smallest_in_area_of(c) == c);
+    for from in std::iter::once(player).chain(others) {
         if let Some(order) = take_out(board, cells, &[from], &sources, path) {
             return Some(order);
         }
-        reach.flood(board, &full, NONE, &[from]);
-        (0..board.n).filter(|&c| reach.reached(c as Cell)).for_each(|c| tried[c] = true);
-        from = (0..board.n as Cell).find(|&c| !full[c as usize] && !tried[c as usize])?;
         if path.work_left == 0 {
             return None;
         }
     }
+    None
 }
 
 /// `fill_order`'s greedy peeling, the player coming from `outside`.

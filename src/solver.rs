@@ -214,27 +214,22 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
 #[cfg(not(judge))]
 fn picture(level: &Level, board: &Board, boxes: &[Cell], player: Cell) -> Option<String> {
     let (w, h) = (level.width.max(1), level.height);
-    let mut grid = vec![b' '; w * h];
-    for &g in &board.grid_of {
-        grid[g] = if level.goals[g] { b'.' } else { b'_' };
-    }
+    let mut floor = vec![false; w * h];
+    board.grid_of.iter().for_each(|&g| floor[g] = true);
     // A wall cell is drawn where it touches the floor, even at a corner.
-    for i in 0..w * h {
-        let (x, y) = ((i % w) as i64, (i / w) as i64);
-        let near = |dx: i64, dy: i64| {
-            let (nx, ny) = (x + dx, y + dy);
-            (0..w as i64).contains(&nx)
-                && (0..h as i64).contains(&ny)
-                && grid[ny as usize * w + nx as usize] != b' '
-                && grid[ny as usize * w + nx as usize] != b'#'
-        };
-        if grid[i] == b' ' && (-1..=1).any(|dy| (-1..=1).any(|dx| near(dx, dy))) {
-            grid[i] = b'#';
-        }
-    }
-    for c in grid.iter_mut().filter(|c| **c == b'_') {
-        *c = b' ';
-    }
+    let touches_floor = |i: usize| {
+        let (x, y) = (i % w, i / w);
+        (y.saturating_sub(1)..=(y + 1).min(h - 1))
+            .any(|ny| (x.saturating_sub(1)..=(x + 1).min(w - 1)).any(|nx| floor[ny * w + nx]))
+    };
+    let mut grid: Vec<u8> = (0..w * h)
+        .map(|i| match (floor[i], level.goals[i]) {
+            (true, true) => b'.',
+            (true, false) => b' ',
+            (false, _) if touches_floor(i) => b'#',
+            _ => b' ',
+        })
+        .collect();
     for &b in boxes {
         let g = board.grid_of[b as usize];
         grid[g] = if level.goals[g] { b'*' } else { b'$' };

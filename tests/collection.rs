@@ -377,3 +377,63 @@ fn unreadable_files_and_bad_arguments_are_reported() {
         assert!(o.stdout.is_empty() && err.starts_with("sokoban: ") && err.contains(word), "{args:?}: {err}");
     }
 }
+
+/// Moves with each run of one letter written short (`rrr` as `3r`), as published
+/// solutions often are.
+fn runs_short(moves: &str) -> String {
+    let chars: Vec<char> = moves.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let run = chars[i..].iter().take_while(|&&c| c == chars[i]).count();
+        out += &if run > 1 { format!("{run}{}", chars[i]) } else { chars[i].to_string() };
+        i += run;
+    }
+    out
+}
+
+#[test]
+fn harness_positions_along_a_solution_are_maps_the_solver_solves() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("positions");
+    let map = dir.join("xsokoban01.txt");
+    fs::write(&map, sample("xsokoban90/xsokoban01.txt")).unwrap();
+    let o = Command::new(BIN).arg("--lurd").stdin(fs::File::open(&map).unwrap()).output().unwrap();
+    let moves = text(&o.stdout).trim().to_string();
+    let total = sim::replay(&sample("xsokoban90/xsokoban01.txt"), &moves).unwrap().pushes;
+    let short = runs_short(&moves);
+    assert!(short.len() < moves.len() && short.contains(|c: char| c.is_ascii_digit()), "{short}");
+    let solution = dir.join("solution.txt");
+    fs::write(&solution, format!("{}\n{}\n", &short[..short.len() / 2], &short[short.len() / 2..])).unwrap();
+    let out = dir.join("out");
+    let p = Command::new(HARNESS)
+        .args(["positions", map.to_str().unwrap(), solution.to_str().unwrap(), out.to_str().unwrap()])
+        .args(["--every", "25"])
+        .output()
+        .unwrap();
+    assert_eq!(p.status.code(), Some(0), "{}", text(&p.stderr));
+    for (k, percent) in [25, 50, 75].into_iter().enumerate() {
+        let file = out.join(format!("xsokoban01-{percent:03}.txt"));
+        let position = fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let pushed = total * percent / 100;
+        assert!(position.starts_with(&format!("; xsokoban01: after {pushed} of the solution's {total} pushes\n")));
+        assert!(text(&p.stdout).lines().nth(k).is_some_and(|l| l.ends_with(&format!("\t{pushed} pushes"))));
+        // The solution's moves after its `pushed`-th push (LURD: pushes in capitals)
+        // finish from there, and so does the solver.
+        let body = position.split_once('\n').unwrap().1;
+        let cut = moves.char_indices().filter(|(_, c)| c.is_ascii_uppercase()).nth(pushed - 1).unwrap().0 + 1;
+        let rest = sim::replay(body, &moves[cut..]).unwrap_or_else(|e| panic!("{percent}%: {e}"));
+        assert_eq!(rest.pushes, total - pushed);
+        let o = Command::new(BIN).stdin(fs::File::open(&file).unwrap()).output().unwrap();
+        sim::replay(body, text(&o.stdout).trim()).unwrap_or_else(|e| panic!("{percent}%: {e}"));
+    }
+    assert!(!out.join("xsokoban01-100.txt").exists());
+    // A solution of another map is refused.
+    fs::write(&solution, "LLLL\n").unwrap();
+    let p = Command::new(HARNESS)
+        .args(["positions", map.to_str().unwrap(), solution.to_str().unwrap(), out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(p.status.code(), Some(2));
+    assert!(text(&p.stderr).contains("walks into a wall"), "{}", text(&p.stderr));
+}

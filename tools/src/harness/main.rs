@@ -27,6 +27,7 @@ usage:
   harness one MAP [--solver CMD] [--time-limit S]
   harness splice DOC.md SNIPPET.md [--marker NAME]
   harness verify COLLECTION SOLUTIONS
+  harness positions MAP SOLUTION DIR [--every PERCENT]
   harness --help
 
 Runs each solver on every map of every SET, one process per map, map on
@@ -72,6 +73,12 @@ replayed by the harness's own simulator.
                     entries are paired by map, then title, and every solution
                     is replayed on C's map; prints ok / WRONG / missing per
                     level and a summary; exit 1 if any solution is wrong
+  positions M S D   replay the solution in file S (moves, runs written short
+                    allowed) on the one map of file M and write the positions
+                    after every PERCENT (default 10) per cent of its pushes to
+                    folder D as maps, e.g. D/name-040.txt: a SET to run a
+                    solver on, which shows how far from the end of a known
+                    solution it stops finding one
 
 Statuses: solved, wrong (illegal moves or boxes left off goals), unsolved
 (exit 1, or exit 0 without an answer), timeout, crash (signal), bad-exit.
@@ -191,6 +198,8 @@ fn main() -> ExitCode {
         verify::command(&args[1..])
     } else if args[0] == "one" {
         one_command(&args[1..])
+    } else if args[0] == "positions" {
+        positions_command(&args[1..])
     } else {
         match parse_args(&args) {
             Ok(o) if o.compare.is_some() => compare_command(&o),
@@ -205,6 +214,36 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `harness positions MAP SOLUTION DIR [--every PERCENT]` (see the usage).
+fn positions_command(args: &[String]) -> Result<u8, String> {
+    const POSITIONS_USAGE: &str = "usage: harness positions MAP SOLUTION DIR [--every PERCENT]";
+    let (files, every) = match args {
+        [m, s, d] => ([m, s, d], 10),
+        [m, s, d, flag, p] if flag == "--every" => {
+            let p = p.parse::<usize>().ok().filter(|p| (1..100).contains(p));
+            ([m, s, d], p.ok_or("--every takes a whole per cent from 1 to 99")?)
+        }
+        _ => return Err(POSITIONS_USAGE.into()),
+    };
+    let [map_path, solution_path, dir] = files;
+    let set = collection::load(Path::new(map_path))?;
+    let [level] = &set.levels[..] else {
+        return Err(format!("{}: {} maps, not one", map_path, set.levels.len()));
+    };
+    let text = std::fs::read_to_string(solution_path).map_err(|e| format!("{}: {}", solution_path, e))?;
+    let moves = verify::expand_runs(&text).map_err(|e| format!("{}: {}", solution_path, e))?;
+    let total = sim::replay(&level.map, &moves).map_err(|e| format!("{}: {}", solution_path, e))?.pushes;
+    let percents: Vec<usize> = (every..100).step_by(every).collect();
+    let at: Vec<usize> = percents.iter().map(|p| total * p / 100).collect();
+    let drawn = sim::positions(&level.map, &moves, &at)?;
+    for ((p, k), map) in percents.iter().zip(&at).zip(&drawn) {
+        let path = Path::new(dir).join(format!("{}-{:03}.txt", set.name, p));
+        write_file(&path, &format!("; {}: after {} of the solution's {} pushes\n{}", set.name, k, total, map))?;
+        println!("{}\t{} pushes", path.display(), k);
+    }
+    Ok(0)
 }
 
 fn write_file(path: &Path, contents: &str) -> Result<(), String> {

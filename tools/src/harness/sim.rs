@@ -81,6 +81,27 @@ impl Board {
     fn cell(&self, pos: Option<usize>) -> Cell {
         pos.map_or(Cell::Void, |p| self.cells[p])
     }
+
+    /// The board as map text, one line a row, trailing blanks left out.
+    pub fn draw(&self) -> String {
+        let mut text = String::new();
+        for r in 0..self.height {
+            let row: String = (r * self.width..(r + 1) * self.width)
+                .map(|i| match (self.cells[i], self.goals[i], self.boxes[i], i == self.player) {
+                    (Cell::Wall, ..) => '#',
+                    (_, true, true, _) => '*',
+                    (_, false, true, _) => '$',
+                    (_, true, _, true) => '+',
+                    (_, false, _, true) => '@',
+                    (_, true, ..) => '.',
+                    _ => ' ',
+                })
+                .collect();
+            text += row.trim_end();
+            text += "\n";
+        }
+        text
+    }
 }
 
 /// Parse a map in the solver's input format. Rows may be ragged and end in
@@ -162,6 +183,33 @@ pub fn parse_map(map: &str) -> Result<Board, String> {
 /// anything else that is not a `UDLR` letter (either case) is an error.
 pub fn replay(map: &str, moves: &str) -> Result<Replay, String> {
     let mut board = parse_map(map).map_err(|e| format!("bad map: {}", e))?;
+    let done = play(&mut board, moves, |_, _| {})?;
+    let off = board.boxes_off_goal();
+    if off > 0 {
+        return Err(format!("boxes not all on goals at the end ({} off goal)", off));
+    }
+    Ok(done)
+}
+
+/// The position right after each push count of `at` (increasing) of `moves` on
+/// `map`, drawn as a map with its player; the moves must be legal, not finish.
+pub fn positions(map: &str, moves: &str, at: &[usize]) -> Result<Vec<String>, String> {
+    let mut board = parse_map(map).map_err(|e| format!("bad map: {}", e))?;
+    let mut out = Vec::new();
+    if at.first() == Some(&0) {
+        out.push(board.draw());
+    }
+    play(&mut board, moves, |b, pushes| {
+        if at.get(out.len()) == Some(&pushes) {
+            out.push(b.draw());
+        }
+    })?;
+    Ok(out)
+}
+
+/// Play `moves` on `board`, calling `pushed` after each push with the pushes so
+/// far: the moves and pushes made, or the first illegal move.
+fn play(board: &mut Board, moves: &str, mut pushed: impl FnMut(&Board, usize)) -> Result<Replay, String> {
     let answer = moves.trim_end_matches([' ', '\t', '\r', '\n']);
     let mut pushes = 0;
     let mut count = 0;
@@ -181,7 +229,8 @@ pub fn replay(map: &str, moves: &str) -> Result<Replay, String> {
             Cell::Floor => {}
         }
         let next = next.expect("floor cells are inside the grid");
-        if board.boxes[next] {
+        let push = board.boxes[next];
+        if push {
             let beyond = board.step(next, dr, dc);
             match board.cell(beyond) {
                 Cell::Void => return Err(format!("move {} {:?} pushes a box off the map", n, ch)),
@@ -198,10 +247,9 @@ pub fn replay(map: &str, moves: &str) -> Result<Replay, String> {
         }
         board.player = next;
         count = n;
-    }
-    let off = board.boxes_off_goal();
-    if off > 0 {
-        return Err(format!("boxes not all on goals at the end ({} off goal)", off));
+        if push {
+            pushed(board, pushes);
+        }
     }
     Ok(Replay { moves: count, pushes })
 }
@@ -308,6 +356,22 @@ mod tests {
         // Empty lines beyond them, and around a walled map, are framing.
         assert_eq!(parse_map("\n  \n\n#####\n#@$.#\n#####\n\n").map(|b| b.height()), Ok(5));
         assert_eq!(parse_map("#####\n#@$.#\n#####\n\n\n").map(|b| b.height()), Ok(3));
+    }
+
+    #[test]
+    fn positions_are_drawn_after_the_pushes_asked_for() {
+        let room = "#######\n#@$  .#\n#######\n";
+        let drawn = positions(room, "RRR", &[0, 1, 3]).unwrap();
+        assert_eq!(
+            drawn,
+            vec![room.to_string(), "#######\n# @$ .#\n#######\n".into(), "#######\n#   @*#\n#######\n".into()]
+        );
+        // Walks do not count; a push count past the end is not drawn.
+        assert_eq!(positions(room, "RL", &[1, 2]).unwrap().len(), 1);
+        assert_eq!(positions(room, "L", &[0]), Err("move 1 'L' walks into a wall".into()));
+        // A drawn position is a map the simulator reads back as it was.
+        let back = parse_map(&drawn[1]).unwrap();
+        assert_eq!((back.box_count(), back.goal_count(), back.is_solved()), (1, 1, false));
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! The solutions file is read as SOK (the format `sokoban solve` writes): each map,
 //! its title (a `Title:` note right after the map, else the line right before it), and
 //! its first section whose title line starts with `Solution`, whose moves follow on one
-//! or more lines (LURD letters, either case; blanks between moves are allowed). A note
+//! or more lines (LURD letters, either case; blanks between moves are allowed; runs
+//! written short, `3r` or `2(ul)`, as many collections store them). A note
 //! `Unsolved: why` says why a map has none.
 //!
 //! A level of the collection is paired with the entry that has the same map (the one
@@ -39,7 +40,51 @@ pub enum Check {
 
 fn is_moves_line(line: &str) -> bool {
     let t = line.trim();
-    !t.is_empty() && t.chars().all(|c| "udlrUDLR \t".contains(c))
+    // A move letter at least: a title may be a number.
+    t.contains(['u', 'd', 'l', 'r', 'U', 'D', 'L', 'R'])
+        && t.chars().all(|c| "udlrUDLR \t()".contains(c) || c.is_ascii_digit())
+}
+
+/// Moves with their runs written out: a count before a move or a bracketed group
+/// repeats it (`3r` = `rrr`, `2(ul)` = `ulul`, groups may nest); blanks and line
+/// breaks are dropped. Other characters are left for the simulator to report.
+pub fn expand_runs(text: &str) -> Result<String, String> {
+    fn group(chars: &[char], i: &mut usize, depth: usize) -> Result<String, String> {
+        let mut out = String::new();
+        while *i < chars.len() {
+            let start = *i;
+            while *i < chars.len() && chars[*i].is_ascii_digit() {
+                *i += 1;
+            }
+            let count: usize = if *i > start {
+                let digits: String = chars[start..*i].iter().collect();
+                digits.parse().ok().filter(|&n| n <= 1_000_000).ok_or(format!("run count {} is too big", digits))?
+            } else {
+                1
+            };
+            let Some(&c) = chars.get(*i) else {
+                return Err("a run count at the end of the moves".into());
+            };
+            *i += 1;
+            let unit = match c {
+                '(' => group(chars, i, depth + 1)?,
+                ')' if depth > 0 && *i - 1 == start => return Ok(out),
+                ')' => return Err(format!("unmatched ')' at {}", *i)),
+                c if c.is_whitespace() && *i - 1 == start => continue,
+                c => c.to_string(),
+            };
+            if out.len() + unit.len() * count > 100_000_000 {
+                return Err("the moves written out are too long".into());
+            }
+            out += &unit.repeat(count);
+        }
+        if depth > 0 {
+            return Err("a '(' is not closed".into());
+        }
+        Ok(out)
+    }
+    let chars: Vec<char> = text.chars().collect();
+    group(&chars, &mut 0, 0)
 }
 
 fn is_solution_title(line: &str) -> bool {
@@ -125,7 +170,7 @@ pub fn verify(levels: &[Level], entries: &[Entry]) -> (Vec<Check>, Vec<usize>) {
                 let why = entry.note.as_deref().unwrap_or("no Solution section");
                 return Check::Missing(format!("unsolved: {} (line {})", why, entry.line));
             };
-            match sim::replay(&level.map, moves) {
+            match expand_runs(moves).and_then(|moves| sim::replay(&level.map, &moves)) {
                 Ok(r) => Check::Ok(r),
                 Err(e) if entry.map != level.map => {
                     Check::Wrong(format!("{} (the entry at line {} has the same title but another map)", e, entry.line))
@@ -199,6 +244,24 @@ mod tests {
         assert_eq!((e[1].title.as_deref(), e[1].moves.as_deref(), e[1].line), (Some("Two"), Some("rR"), 10));
         assert_eq!((e[2].title.as_deref(), e[2].moves.as_deref()), (Some("Stuck"), None));
         assert_eq!(e[2].note.as_deref(), Some("no solution exists"));
+    }
+
+    #[test]
+    fn runs_written_short_are_written_out() {
+        assert_eq!(expand_runs("3r2(ul)D"), Ok("rrrululD".into()));
+        assert_eq!(expand_runs("2(r2(ud))l\n10L "), Ok("rududrududlLLLLLLLLLL".into()));
+        assert_eq!(expand_runs("rR"), Ok("rR".into()));
+        assert!(expand_runs("2(ul").is_err());
+        assert!(expand_runs("ul)").is_err());
+        assert!(expand_runs("ul3").is_err());
+        assert!(expand_runs("99999999999r").is_err());
+        assert!(expand_runs("1000000(1000000(r))").is_err());
+        // Other characters pass through for the simulator to report.
+        assert_eq!(expand_runs("2x"), Ok("xx".into()));
+        // A level titled by its number is not taken for moves.
+        let e = parse_solutions(&format!("7\n{B}\nSolution\nr2(lr)\nR\n"));
+        assert_eq!((e[0].title.as_deref(), e[0].moves.as_deref()), (Some("7"), Some("r2(lr)R")));
+        assert_eq!(verify(&[level("b", None, B)], &e).0, vec![Check::Ok(sim::Replay { moves: 6, pushes: 1 })]);
     }
 
     #[test]

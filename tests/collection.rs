@@ -428,6 +428,27 @@ fn harness_positions_along_a_solution_are_maps_the_solver_solves() {
         sim::replay(body, text(&o.stdout).trim()).unwrap_or_else(|e| panic!("{percent}%: {e}"));
     }
     assert!(!out.join("xsokoban01-100.txt").exists());
+    // A solutions file as `sokoban solve` writes it gives the same positions.
+    let sok = dir.join("solutions.sok");
+    let o = run(&["solve", map.to_str().unwrap(), "--output", sok.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let from_sok = dir.join("from-sok");
+    let p = Command::new(HARNESS)
+        .args(["positions", map.to_str().unwrap(), sok.to_str().unwrap(), from_sok.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(p.status.code(), Some(0), "{}", text(&p.stderr));
+    let fifty = fs::read_to_string(from_sok.join("xsokoban01-050.txt")).unwrap();
+    assert!(fifty.starts_with("; xsokoban01: after "), "{fifty}");
+    // ... and none for another map.
+    let other = dir.join("xsokoban02.txt");
+    fs::write(&other, sample("xsokoban90/xsokoban02.txt")).unwrap();
+    let p = Command::new(HARNESS)
+        .args(["positions", other.to_str().unwrap(), sok.to_str().unwrap(), from_sok.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(p.status.code(), Some(2));
+    assert!(text(&p.stderr).contains("no entry of the map"), "{}", text(&p.stderr));
     // A solution of another map is refused.
     fs::write(&solution, "LLLL\n").unwrap();
     let p = Command::new(HARNESS)

@@ -74,7 +74,8 @@ replayed by the harness's own simulator.
                     is replayed on C's map; prints ok / WRONG / missing per
                     level and a summary; exit 1 if any solution is wrong
   positions M S D   replay the solution in file S (moves, runs written short
-                    allowed) on the one map of file M and write the positions
+                    allowed, or a solutions file as for verify: the entry of
+                    that map) on the one map of file M and write the positions
                     after every PERCENT (default 10) per cent of its pushes to
                     folder D as maps, e.g. D/name-040.txt: a SET to run a
                     solver on, which shows how far from the end of a known
@@ -233,6 +234,13 @@ fn positions_command(args: &[String]) -> Result<u8, String> {
         return Err(format!("{}: {} maps, not one", map_path, set.levels.len()));
     };
     let text = std::fs::read_to_string(solution_path).map_err(|e| format!("{}: {}", solution_path, e))?;
+    // A solutions file (`sokoban solve`'s, or a published one) gives the entry of this map.
+    let entries = verify::parse_solutions(&text);
+    let text = match entries.iter().find(|e| e.map == level.map) {
+        Some(e) => e.moves.clone().ok_or_else(|| format!("{}: no solution of the map", solution_path))?,
+        None if entries.is_empty() => text,
+        None => return Err(format!("{}: no entry of the map of {}", solution_path, map_path)),
+    };
     let moves = verify::expand_runs(&text).map_err(|e| format!("{}: {}", solution_path, e))?;
     let total = sim::replay(&level.map, &moves).map_err(|e| format!("{}: {}", solution_path, e))?.pushes;
     let percents: Vec<usize> = (every..100).step_by(every).collect();

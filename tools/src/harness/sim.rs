@@ -191,19 +191,19 @@ pub fn replay(map: &str, moves: &str) -> Result<Replay, String> {
     Ok(done)
 }
 
-/// The position right after each push count of `at` (increasing) of `moves` on
-/// `map`, drawn as a map with its player; the moves must be legal, not finish.
+/// The position right after each push count of `at` (in order, repeats allowed) of
+/// `moves` on `map`, drawn as a map with its player; the moves must be legal, not
+/// finish. Counts past the last push get no drawing.
 pub fn positions(map: &str, moves: &str, at: &[usize]) -> Result<Vec<String>, String> {
     let mut board = parse_map(map).map_err(|e| format!("bad map: {}", e))?;
     let mut out = Vec::new();
-    if at.first() == Some(&0) {
-        out.push(board.draw());
-    }
-    play(&mut board, moves, |b, pushes| {
-        if at.get(out.len()) == Some(&pushes) {
+    let draw = |b: &Board, pushes: usize, out: &mut Vec<String>| {
+        while at.get(out.len()) == Some(&pushes) {
             out.push(b.draw());
         }
-    })?;
+    };
+    draw(&board, 0, &mut out);
+    play(&mut board, moves, |b, pushes| draw(b, pushes, &mut out))?;
     Ok(out)
 }
 
@@ -368,6 +368,8 @@ mod tests {
         );
         // Walks do not count; a push count past the end is not drawn.
         assert_eq!(positions(room, "RL", &[1, 2]).unwrap().len(), 1);
+        // A count asked for twice (a short solution cut in many parts) is drawn twice.
+        assert_eq!(positions(room, "RRR", &[0, 0, 2, 2, 3]).unwrap().len(), 5);
         assert_eq!(positions(room, "L", &[0]), Err("move 1 'L' walks into a wall".into()));
         // A drawn position is a map the simulator reads back as it was.
         let back = parse_map(&drawn[1]).unwrap();

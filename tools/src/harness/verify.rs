@@ -67,6 +67,7 @@ pub fn expand_runs(text: &str) -> Result<String, String> {
             };
             *i += 1;
             let unit = match c {
+                '(' if depth >= 100 => return Err("groups nested over 100 deep".into()),
                 '(' => group(chars, i, depth + 1)?,
                 ')' if depth > 0 && *i - 1 == start => return Ok(out),
                 ')' => return Err(format!("unmatched ')' at {}", *i)),
@@ -256,6 +257,8 @@ mod tests {
         assert!(expand_runs("ul3").is_err());
         assert!(expand_runs("99999999999r").is_err());
         assert!(expand_runs("1000000(1000000(r))").is_err());
+        assert_eq!(expand_runs(&format!("{}r{}", "(".repeat(100), ")".repeat(100))), Ok("r".into()));
+        assert!(expand_runs(&"(".repeat(1_000_000)).is_err());
         // Other characters pass through for the simulator to report.
         assert_eq!(expand_runs("2x"), Ok("xx".into()));
         // A level titled by its number is not taken for moves.

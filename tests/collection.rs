@@ -160,6 +160,15 @@ fn harness_verify(collection: &Path, solutions: &Path) -> Output {
         .unwrap_or_else(|e| panic!("cannot run {HARNESS}: {e}"))
 }
 
+fn harness_positions(map: &Path, solution: &Path, out: &Path, extra: &[&str]) -> Output {
+    Command::new(HARNESS)
+        .arg("positions")
+        .args([map, solution, out])
+        .args(extra)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {HARNESS}: {e}"))
+}
+
 #[test]
 fn a_collection_is_solved_the_invalid_level_skipped_and_the_unsolvable_one_reported() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -397,20 +406,17 @@ fn harness_positions_along_a_solution_are_maps_the_solver_solves() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = scratch("positions");
     let map = dir.join("xsokoban01.txt");
-    fs::write(&map, sample("xsokoban90/xsokoban01.txt")).unwrap();
+    let level = sample("xsokoban90/xsokoban01.txt");
+    fs::write(&map, &level).unwrap();
     let o = Command::new(BIN).arg("--lurd").stdin(fs::File::open(&map).unwrap()).output().unwrap();
     let moves = text(&o.stdout).trim().to_string();
-    let total = sim::replay(&sample("xsokoban90/xsokoban01.txt"), &moves).unwrap().pushes;
+    let total = sim::replay(&level, &moves).unwrap().pushes;
     let short = runs_short(&moves);
     assert!(short.len() < moves.len() && short.contains(|c: char| c.is_ascii_digit()), "{short}");
     let solution = dir.join("solution.txt");
     fs::write(&solution, format!("{}\n{}\n", &short[..short.len() / 2], &short[short.len() / 2..])).unwrap();
     let out = dir.join("out");
-    let p = Command::new(HARNESS)
-        .args(["positions", map.to_str().unwrap(), solution.to_str().unwrap(), out.to_str().unwrap()])
-        .args(["--every", "25"])
-        .output()
-        .unwrap();
+    let p = harness_positions(&map, &solution, &out, &["--every", "25"]);
     assert_eq!(p.status.code(), Some(0), "{}", text(&p.stderr));
     for (k, percent) in [25, 50, 75].into_iter().enumerate() {
         let file = out.join(format!("xsokoban01-{percent:03}.txt"));
@@ -428,33 +434,24 @@ fn harness_positions_along_a_solution_are_maps_the_solver_solves() {
         sim::replay(body, text(&o.stdout).trim()).unwrap_or_else(|e| panic!("{percent}%: {e}"));
     }
     assert!(!out.join("xsokoban01-100.txt").exists());
-    // A solutions file as `sokoban solve` writes it gives the same positions.
+    // A solutions file as `sokoban solve` writes it gives positions too.
     let sok = dir.join("solutions.sok");
     let o = run(&["solve", map.to_str().unwrap(), "--output", sok.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let from_sok = dir.join("from-sok");
-    let p = Command::new(HARNESS)
-        .args(["positions", map.to_str().unwrap(), sok.to_str().unwrap(), from_sok.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let p = harness_positions(&map, &sok, &from_sok, &[]);
     assert_eq!(p.status.code(), Some(0), "{}", text(&p.stderr));
     let fifty = fs::read_to_string(from_sok.join("xsokoban01-050.txt")).unwrap();
     assert!(fifty.starts_with("; xsokoban01: after "), "{fifty}");
     // ... and none for another map.
     let other = dir.join("xsokoban02.txt");
     fs::write(&other, sample("xsokoban90/xsokoban02.txt")).unwrap();
-    let p = Command::new(HARNESS)
-        .args(["positions", other.to_str().unwrap(), sok.to_str().unwrap(), from_sok.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let p = harness_positions(&other, &sok, &from_sok, &[]);
     assert_eq!(p.status.code(), Some(2));
     assert!(text(&p.stderr).contains("no entry of the map"), "{}", text(&p.stderr));
     // A solution of another map is refused.
     fs::write(&solution, "LLLL\n").unwrap();
-    let p = Command::new(HARNESS)
-        .args(["positions", map.to_str().unwrap(), solution.to_str().unwrap(), out.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let p = harness_positions(&map, &solution, &out, &[]);
     assert_eq!(p.status.code(), Some(2));
     assert!(text(&p.stderr).contains("walks into a wall"), "{}", text(&p.stderr));
 }

@@ -8,6 +8,8 @@
 //! into a room may be carried straight on to the room's next goal in that order: one macro
 //! edge of several pushes, found by a small box-and-player search (`box_path`).
 
+use std::cell::OnceCell;
+
 use crate::board::{Board, Cell, NONE};
 use crate::box_path::BoxPath;
 use crate::hotspot::Hotspots;
@@ -28,15 +30,29 @@ pub struct Packing {
     pub hotspots: Hotspots,
     /// The global packing plan, if the peeling found one (see `plan`).
     pub plan: Option<Plan>,
+    /// The second plan (`Plan::second`), found when a phase first asks for it: most
+    /// levels are solved before.
+    second_plan: OnceCell<Option<Plan>>,
 }
 
 impl Packing {
-    /// The bytes its tables hold (the hotspots' pairs above all).
+    /// The bytes its tables hold (the hotspots' pairs above all), and as much again as the
+    /// plan's for a second plan that a phase may ask for later.
     pub fn heap_bytes(&self) -> usize {
         self.room.capacity() * 2
             + self.order.iter().map(|o| o.capacity() * 2).sum::<usize>()
             + self.hotspots.heap_bytes()
-            + self.plan.as_ref().map_or(0, Plan::heap_bytes)
+            + self.plan.as_ref().map_or(0, Plan::heap_bytes) * 2
+    }
+
+    /// The second plan, if the level has one other than the first.
+    pub fn second_plan(&self, board: &Board) -> Option<&Plan> {
+        self.second_plan.get_or_init(|| self.plan.as_ref().and_then(|p| Plan::second(board, p))).as_ref()
+    }
+
+    /// The second plan, if a phase asked for it (for `--stats`).
+    pub fn second_plan_found(&self) -> Option<&Plan> {
+        self.second_plan.get().and_then(Option::as_ref)
     }
 
     pub fn analyse(board: &Board) -> Packing {
@@ -84,7 +100,8 @@ impl Packing {
             .enumerate()
             .map(|(i, o)| o.len() >= 2 && !board.start_boxes.iter().any(|&b| room[b as usize] == (i + 1) as u16))
             .collect();
-        Packing { room, order, strict, hotspots: Hotspots::analyse(board), plan: Plan::find(board) }
+        let (hotspots, plan) = (Hotspots::analyse(board), Plan::find(board));
+        Packing { room, order, strict, hotspots, plan, second_plan: OnceCell::new() }
     }
 
     /// Is `cell` a goal of a room whose order is enforced?

@@ -6,7 +6,8 @@
 //! a forward search ranks its nodes by how far along the plan they are (`Plan::progress`).
 //! Boxes go to their nearest start first; when that finds no plan, a second attempt
 //! matches boxes to starts and parks them as YASS does; when neither finds a plan, the
-//! plan search of `plan_search` tries. The plan names cells, not boxes:
+//! plan search of `plan_search` tries. A second plan (`Plan::second`) peels by YASS's own
+//! rules for taking a box off, for a plan phase of its own. The plan names cells, not boxes:
 //! `stranded` tells a search when the boxes that filled its cells leave others walled off.
 
 use crate::board::{Board, Cell, FAR, NONE};
@@ -19,6 +20,9 @@ use crate::reach::Reach;
 const TARGET_WEIGHT: usize = 32;
 /// Parking cells tried per goal, farthest from it first.
 const PARKING_TRIES: usize = 2;
+/// By YASS's rules a box goes to a start at least this far (in grid steps): one nearer
+/// would make the boxes left look easier to take off than they are.
+const YASS_START_DISTANCE: usize = 3;
 
 pub struct Plan {
     /// The targets in forward order, phase by phase: goals and parking cells.
@@ -84,6 +88,17 @@ struct Peel<'b> {
     free: Vec<u16>,
     ops: Vec<Op>,
     puller: Puller,
+    /// YASS's rules for taking a goal's box off (the second plan, `Plan::second`): onto a
+    /// start at least `YASS_START_DISTANCE` cells away, the player able to walk back to
+    /// where he was, and a box that can be pulled to fewer than `small_area` cells parked
+    /// first; in the end game (`end_game` boxes left or fewer) any start will do.
+    yass: bool,
+    small_area: usize,
+    end_game: usize,
+    /// The boxes taken off along the peeling found so far: (box cell, start cell, boxes
+    /// on the board then).
+    #[cfg(test)]
+    taken: Vec<(Cell, Cell, usize)>,
 }
 
 /// The areas the player may have ended the level in: those of the solved position next
@@ -173,8 +188,14 @@ impl Puller {
 impl Peel<'_> {
     /// The peeling's steps, or `None`. The first attempt may do `PLAN_WORK`, the second a
     /// quarter of it: the plans it finds take far less, and where it finds none it would
-    /// only delay the search.
-    fn run(board: &Board, matched: bool) -> Option<Vec<Op>> {
+    /// only delay the search. By YASS's rules each gets a quarter of that again: they
+    /// list every cell a box can be pulled to, and they run late, when a phase asks.
+    fn run(board: &Board, matched: bool, yass: bool) -> Option<Vec<Op>> {
+        let mut peel = Peel::new(board, matched, yass);
+        peel.solve().then_some(peel.ops)
+    }
+
+    fn new(board: &Board, matched: bool, yass: bool) -> Peel<'_> {
         let n = board.n;
         let mut is_start = vec![false; n];
         board.start_boxes.iter().for_each(|&s| is_start[s as usize] = true);
@@ -186,7 +207,7 @@ impl Peel<'_> {
                 (0..m).filter(|&j| board.to_goal[j * n + s as usize] != FAR).map(|j| j as u16).collect();
             start_goals[s as usize].iter().for_each(|&j| free[j as usize] += 1);
         }
-        let mut peel = Peel {
+        Peel {
             board,
             occ: vec![false; n],
             from_goal: vec![NONE; n],
@@ -198,18 +219,30 @@ impl Peel<'_> {
             start_goals,
             free,
             ops: Vec::new(),
-            puller: Puller::new(n, if matched { PLAN_WORK / 4 } else { PLAN_WORK }),
-        };
-        board.goals.iter().for_each(|&g| peel.occ[g as usize] = true);
-        for seed in solved_areas(board, &mut peel.puller.reach) {
-            if peel.peel(seed) {
-                return Some(peel.ops);
+            puller: Puller::new(n, PLAN_WORK >> (2 * (matched as u32 + yass as u32))),
+            yass,
+            small_area: (0..n)
+                .filter(|&c| (0..board.start_boxes.len()).any(|k| board.from_start[k * n + c] != FAR))
+                .count()
+                / 4,
+            end_game: (m * 15 + 50) / 100,
+            #[cfg(test)]
+            taken: Vec::new(),
+        }
+    }
+
+    /// Peel from each area the player may have ended the level in, until one succeeds.
+    fn solve(&mut self) -> bool {
+        self.board.goals.iter().for_each(|&g| self.occ[g as usize] = true);
+        for seed in solved_areas(self.board, &mut self.puller.reach) {
+            if self.peel(seed) {
+                return true;
             }
-            if peel.puller.work == 0 {
+            if self.puller.work == 0 {
                 break;
             }
         }
-        None
+        false
     }
 
     /// Mark the start cell `s` used (or free again), counting the goals it reaches down.
@@ -250,24 +283,24 @@ impl Peel<'_> {
                     std::cmp::Reverse((b.grid_distance(g, t.2), first.map_or(0, |f| b.grid_distance(f, t.2))))
                 });
             }
-            if let Some(&t) = cells.iter().find(|t| self.walks_back(g, t.2, t.3)) {
+            if let Some(&t) = cells.iter().find(|t| self.walks_back(g, t.2, t.3, g)) {
                 out.push(t);
             }
         }
         out
     }
 
-    /// Can the player, left on `player` by pulling the box on goal `g` to `to`, walk back
-    /// to the goal?
-    fn walks_back(&mut self, g: Cell, to: Cell, player: Cell) -> bool {
-        self.occ[g as usize] = false;
+    /// Can the player, left on `player` by pulling the box on `from` to `to`, walk to
+    /// `back`?
+    fn walks_back(&mut self, from: Cell, to: Cell, player: Cell, back: Cell) -> bool {
+        self.occ[from as usize] = false;
         self.occ[to as usize] = true;
         let (_, visited) = self.puller.reach.flood(self.board, &self.occ, NONE, &[player]);
         self.puller.work = self.puller.work.saturating_sub(visited as u64);
-        let back = self.puller.reach.reached(g);
+        let reached = self.puller.reach.reached(back);
         self.occ[to as usize] = false;
-        self.occ[g as usize] = true;
-        back
+        self.occ[from as usize] = true;
+        reached
     }
 
     /// Is goal `g` in a corner? Its box blocks less there: other goals' boxes park first.
@@ -292,26 +325,50 @@ impl Peel<'_> {
         let mut removed = Vec::new();
         let movable: Vec<Cell> =
             boxes.iter().copied().filter(|&c| !goals_left || self.from_goal[c as usize] == NONE).collect();
+        // YASS parks the boxes of goals filled from small areas before it takes any off.
+        let mut small = Vec::new();
+        let end_game = boxes.len() <= self.end_game;
         for c in movable {
             let to = if all_on_starts {
                 Some(c)
             } else {
-                let pulls = self.pulls(c, seed, !self.matched);
-                let mut starts = pulls
-                    .iter()
-                    .map(|&(x, _)| x)
-                    .filter(|&x| self.is_start[x as usize] && !self.used_start[x as usize]);
-                if self.matched {
-                    // The first of the best: fewest pulls among equals.
-                    starts.map(|x| (std::cmp::Reverse(self.guard(x)), x)).min_by_key(|t| t.0).map(|t| t.1)
-                } else {
-                    starts.next()
+                let pulls = self.pulls(c, seed, !self.matched && !self.yass);
+                let b = self.board;
+                let mut starts: Vec<Cell> = Vec::new();
+                for &(x, player) in &pulls {
+                    let fits = self.is_start[x as usize] && !self.used_start[x as usize];
+                    if !fits || (self.yass && !end_game && b.grid_distance(x, c) < YASS_START_DISTANCE) {
+                        continue;
+                    }
+                    if self.yass && boxes.len() > 1 && !self.walks_back(c, x, player, seed) {
+                        continue;
+                    }
+                    starts.push(x);
+                    if !self.matched {
+                        break;
+                    }
                 }
+                let to = if self.matched {
+                    // The first of the best: fewest pulls among equals.
+                    starts.iter().map(|&x| (std::cmp::Reverse(self.guard(x)), x)).min_by_key(|t| t.0).map(|t| t.1)
+                } else {
+                    starts.first().copied()
+                };
+                let goal_box = self.from_goal[c as usize] == NONE;
+                if self.yass && to.is_some() && goal_box && !end_game && pulls.len() < self.small_area {
+                    small.push(c);
+                    continue;
+                }
+                to
             };
             if let Some(s) = to {
                 self.use_start(s, true);
                 removed.push((c, s));
             }
+        }
+        if !small.is_empty() {
+            removed.iter().for_each(|&(_, s)| self.use_start(s, false));
+            removed.clear();
         }
         if !removed.is_empty() {
             let cells = removed.iter().map(|&(c, _)| (c, self.from_goal[c as usize])).collect();
@@ -319,9 +376,13 @@ impl Peel<'_> {
                 self.occ[c as usize] = false;
             }
             self.ops.push(Op::Remove(cells));
+            #[cfg(test)]
+            self.taken.extend(removed.iter().map(|&(c, s)| (c, s, boxes.len())));
             if self.peel(seed) {
                 return true;
             }
+            #[cfg(test)]
+            self.taken.truncate(self.taken.len() - removed.len());
             if let Some(Op::Remove(cells)) = self.ops.pop() {
                 for (c, _) in cells {
                     self.occ[c as usize] = true;
@@ -337,6 +398,7 @@ impl Peel<'_> {
             .iter()
             .copied()
             .filter(|&c| self.from_goal[c as usize] == NONE && !self.parked_goal[c as usize])
+            .filter(|c| small.is_empty() || small.contains(c))
             .collect();
         for g in goals {
             let row = b.goals.iter().position(|&x| x == g).map_or(&[][..], |j| &b.to_goal[j * b.n..(j + 1) * b.n]);
@@ -407,7 +469,27 @@ impl Plan {
     /// which of the two found them.
     pub(crate) fn peeled(board: &Board) -> Option<(Vec<Op>, &'static str)> {
         let tries = [(false, "peeling"), (true, "matched peeling")];
-        tries.into_iter().find_map(|(matched, source)| Peel::run(board, matched).map(|ops| (ops, source)))
+        tries.into_iter().find_map(|(matched, source)| Peel::run(board, matched, false).map(|ops| (ops, source)))
+    }
+
+    /// A second plan, for a plan phase of its own: the peelings by YASS's rules for taking
+    /// boxes off (`Peel::yass`), else the plan search (when the first plan is not its);
+    /// `None` when that is the first plan again. Each plan solves levels the other misses.
+    pub fn second(board: &Board, first: &Plan) -> Option<Plan> {
+        if !(2..=PLAN_MAX_BOXES).contains(&board.goals.len()) {
+            return None;
+        }
+        let tries = [(false, "peeling by YASS's rules"), (true, "matched peeling by YASS's rules")];
+        let peeled =
+            tries.into_iter().find_map(|(matched, source)| Peel::run(board, matched, true).map(|ops| (ops, source)));
+        let searched = || {
+            (first.source != "plan search")
+                .then(|| crate::plan_search::find(board, PLAN_SEARCH_WORK).map(|ops| (ops, "plan search")))
+                .flatten()
+        };
+        let (ops, source) = peeled.or_else(searched)?;
+        let plan = Plan { source, ..Plan::from_ops(board, &ops) };
+        (plan.cells != first.cells || plan.ends != first.ends).then_some(plan)
     }
 
     pub(crate) fn from_ops(board: &Board, ops: &[Op]) -> Plan {
@@ -651,8 +733,8 @@ mod tests {
         // Each box pulled to its nearest free start leaves a goal with none; the matching
         // guard finds a plan, and one with no parking.
         let b = Board::from_text("########\n#      #\n#$.$   #\n#    @ #\n#.$ .  #\n########\n");
-        assert!(Peel::run(&b, false).is_none());
-        let ops = Peel::run(&b, true).unwrap();
+        assert!(Peel::run(&b, false, false).is_none());
+        let ops = Peel::run(&b, true, false).unwrap();
         assert!(ops.iter().all(|op| matches!(op, Op::Remove(_))));
         assert!(Plan::find(&b).is_some());
     }
@@ -768,22 +850,55 @@ mod tests {
     #[test]
     fn every_plan_fills_each_goal_once_and_each_parking_cell_before_its_goal() {
         let mut rooms = crate::testing::Rooms::new(11);
-        let (mut plans, mut parked) = (0, 0);
+        let (mut plans, mut parked, mut seconds) = (0, 0, 0);
         for _ in 0..3000 {
             let Some((b, _)) = rooms.room(6, 4, 7, 12, b"$$$...@") else { continue };
             let Some(plan) = Plan::find(&b) else { continue };
-            plans += 1;
-            parked += plan.parked();
-            let mut goals: Vec<Cell> =
-                (0..plan.cells.len()).filter(|&i| plan.dest[i] == NONE).map(|i| plan.cells[i]).collect();
-            goals.sort_unstable();
-            let mut want = b.goals.clone();
-            want.sort_unstable();
-            assert_eq!(goals, want);
-            for (i, &d) in plan.dest.iter().enumerate().filter(|t| *t.1 != NONE) {
-                assert!(plan.cells.iter().position(|&c| c == d).unwrap() > i);
+            let second = Plan::second(&b, &plan);
+            for plan in std::iter::once(&plan).chain(&second) {
+                plans += 1;
+                parked += plan.parked();
+                let mut goals: Vec<Cell> =
+                    (0..plan.cells.len()).filter(|&i| plan.dest[i] == NONE).map(|i| plan.cells[i]).collect();
+                goals.sort_unstable();
+                let mut want = b.goals.clone();
+                want.sort_unstable();
+                assert_eq!(goals, want);
+                for (i, &d) in plan.dest.iter().enumerate().filter(|t| *t.1 != NONE) {
+                    assert!(plan.cells.iter().position(|&c| c == d).unwrap() > i);
+                }
+            }
+            if let Some(second) = &second {
+                seconds += 1;
+                assert!(second.cells != plan.cells || second.ends != plan.ends);
             }
         }
-        assert!(plans > 100 && parked > 0, "{plans} plans, {parked} parking cells");
+        assert!(plans > 100 && parked > 0 && seconds > 10, "{plans} plans, {parked} parking cells, {seconds} second");
+    }
+
+    #[test]
+    fn by_yass_rules_boxes_go_to_starts_three_cells_away_before_the_end_game() {
+        let mut rooms = crate::testing::Rooms::new(23);
+        let (mut plans, mut near_first) = (0, 0);
+        for _ in 0..1500 {
+            let Some((b, _)) = rooms.room(7, 5, 8, 16, b"$$$$....@") else { continue };
+            for matched in [false, true] {
+                let mut first = Peel::new(&b, matched, false);
+                if first.solve() {
+                    let early = |t: &&(Cell, Cell, usize)| t.2 > first.end_game && t.0 != t.1;
+                    near_first += first.taken.iter().filter(early).filter(|t| b.grid_distance(t.0, t.1) < 3).count();
+                }
+                let mut yass = Peel::new(&b, matched, true);
+                if !yass.solve() {
+                    continue;
+                }
+                plans += 1;
+                for &(c, s, left) in &yass.taken {
+                    assert!(left <= yass.end_game || b.grid_distance(c, s) >= 3, "{c} to {s}, {left} left");
+                }
+            }
+        }
+        // The rule matters: without it, boxes go to nearer starts.
+        assert!(plans > 60 && near_first > 100, "{plans} plans, {near_first} near starts without the rule");
     }
 }

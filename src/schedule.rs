@@ -102,7 +102,13 @@ pub const TABLE: [Phase; 13] = [
     plan_phase("plan by whole box moves", BY_PLAN_WHOLE, Some(WORK[1])),
     // The same, every other turn given to the most packed cell (FESS's packing search
     // alternates so): greedier, it solves other levels, and some the first one misses.
-    plan_phase("plan by whole box moves, best cells", Switches { best_cells: true, ..BY_PLAN_WHOLE }, Some(WORK[2])),
+    // It follows the second plan, by YASS's rules for taking boxes off: each plan solves
+    // levels the other misses, and this phase solves the most of them.
+    plan_phase(
+        "plan by whole box moves, best cells",
+        Switches { best_cells: true, second_plan: true, ..BY_PLAN_WHOLE },
+        Some(WORK[2]),
+    ),
     // The first of these again, its order perturbed: which search solves a level is
     // chaotic, and of the plan phases these two solve the most levels for their work,
     // most of them within a third of it, so a shorter copy going another way solves others.

@@ -121,6 +121,9 @@ pub struct Switches {
     /// another seed solves other levels, and runs with a few seeds show how much of a
     /// change's gain is noise. A phase may carry a seed of its own; the user's is added.
     pub seed: u64,
+    /// The plan phases follow the level's second plan (`Packing::second_plan`), if it has
+    /// one, else its first.
+    pub second_plan: bool,
 }
 
 impl Default for Switches {
@@ -165,6 +168,7 @@ impl Switches {
         parent_cells: false,
         best_cells: false,
         seed: 0,
+        second_plan: false,
     };
 }
 
@@ -523,7 +527,11 @@ impl<'a> Side<'a> {
             pruners: Pruners::new(board, direction, &switches),
             advice,
             is_target,
-            plan: cx.packing.plan.as_ref().filter(|_| forward && priority == Priority::Plan),
+            plan: match (forward && priority == Priority::Plan, switches.second_plan) {
+                (false, _) => None,
+                (true, true) => cx.packing.second_plan(board).or(cx.packing.plan.as_ref()),
+                (true, false) => cx.packing.plan.as_ref(),
+            },
             nboxes,
             pos: Position::new(board.n, nboxes),
             macros: Macros::new(board.n, forward && switches.packing_macro),

@@ -369,13 +369,14 @@ const RESERVED: &[&str] = &[
 ];
 
 /// Names this crate declares that std has too, for methods or fields called on std's
-/// types (`v.len()`, `range.start`) or trait items it implements (`fn fmt`): a rename
-/// would reach std's uses as well. The judge file's build fails when one is missing: add
-/// the long name of the short one its error names (`BUNDLE_NAMES`, in the module comment).
+/// types (`v.len()`, `range.start`), modules on a path into std (`std::cell`) or trait
+/// items it implements (`fn fmt`): a rename would reach std's uses as well. The judge
+/// file's build fails when one is missing: add the long name of the short one its error
+/// names (`BUNDLE_NAMES`, in the module comment).
 const STD_NAMES: &[&str] = &[
-    "all", "args", "bytes", "capacity", "clear", "count", "default", "elapsed", "end", "fill", "find", "first", "fmt",
-    "fold", "format", "from", "is_empty", "join", "last", "len", "min", "new", "next", "ops", "parse", "pop", "push",
-    "skip", "start", "sum",
+    "all", "args", "bytes", "capacity", "cell", "clear", "count", "default", "elapsed", "end", "fill", "find", "first",
+    "fmt", "fold", "format", "from", "is_empty", "join", "last", "len", "min", "new", "next", "ops", "parse", "pop",
+    "push", "skip", "start", "sum",
 ];
 
 /// The same for `std::hash`: the path, and the `Hasher` items `state::QuickHasher` implements.

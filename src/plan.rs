@@ -195,6 +195,7 @@ impl Peel<'_> {
         peel.solve().then_some(peel.ops)
     }
 
+    /// A peeling of `board`, not started: `solve` puts a box on every goal and peels them.
     fn new(board: &Board, matched: bool, yass: bool) -> Peel<'_> {
         let n = board.n;
         let mut is_start = vec![false; n];

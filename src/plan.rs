@@ -222,10 +222,11 @@ impl Peel<'_> {
             ops: Vec::new(),
             puller: Puller::new(n, PLAN_WORK >> (2 * (matched as u32 + yass as u32))),
             yass,
-            small_area: (0..n)
-                .filter(|&c| (0..board.start_boxes.len()).any(|k| board.from_start[k * n + c] != FAR))
-                .count()
-                / 4,
+            small_area: if yass {
+                (0..n).filter(|&c| (0..board.start_boxes.len()).any(|k| board.from_start[k * n + c] != FAR)).count() / 4
+            } else {
+                0
+            },
             end_game: (m * 15 + 50) / 100,
             #[cfg(test)]
             taken: Vec::new(),
@@ -469,8 +470,16 @@ impl Plan {
     /// The goal peeling's steps: boxes to their nearest starts, else matched to them; and
     /// which of the two found them.
     pub(crate) fn peeled(board: &Board) -> Option<(Vec<Op>, &'static str)> {
-        let tries = [(false, "peeling"), (true, "matched peeling")];
-        tries.into_iter().find_map(|(matched, source)| Peel::run(board, matched, false).map(|ops| (ops, source)))
+        Plan::peeled_by(board, false)
+    }
+
+    /// The two peelings in turn, with or without YASS's rules (`Peel::yass`).
+    fn peeled_by(board: &Board, yass: bool) -> Option<(Vec<Op>, &'static str)> {
+        let tries = match yass {
+            false => [(false, "peeling"), (true, "matched peeling")],
+            true => [(false, "peeling by YASS's rules"), (true, "matched peeling by YASS's rules")],
+        };
+        tries.into_iter().find_map(|(matched, source)| Peel::run(board, matched, yass).map(|ops| (ops, source)))
     }
 
     /// A second plan, for a plan phase of its own: the peelings by YASS's rules for taking
@@ -480,9 +489,7 @@ impl Plan {
         if !(2..=PLAN_MAX_BOXES).contains(&board.goals.len()) {
             return None;
         }
-        let tries = [(false, "peeling by YASS's rules"), (true, "matched peeling by YASS's rules")];
-        let peeled =
-            tries.into_iter().find_map(|(matched, source)| Peel::run(board, matched, true).map(|ops| (ops, source)));
+        let peeled = Plan::peeled_by(board, true);
         let searched = || {
             (first.source != "plan search")
                 .then(|| crate::plan_search::find(board, PLAN_SEARCH_WORK).map(|ops| (ops, "plan search")))
@@ -887,7 +894,8 @@ mod tests {
                 let mut first = Peel::new(&b, matched, false);
                 if first.solve() {
                     let early = |t: &&(Cell, Cell, usize)| t.2 > first.end_game && t.0 != t.1;
-                    near_first += first.taken.iter().filter(early).filter(|t| b.grid_distance(t.0, t.1) < 3).count();
+                    let near = |t: &&(Cell, Cell, usize)| b.grid_distance(t.0, t.1) < YASS_START_DISTANCE;
+                    near_first += first.taken.iter().filter(early).filter(near).count();
                 }
                 let mut yass = Peel::new(&b, matched, true);
                 if !yass.solve() {
@@ -895,7 +903,8 @@ mod tests {
                 }
                 plans += 1;
                 for &(c, s, left) in &yass.taken {
-                    assert!(left <= yass.end_game || b.grid_distance(c, s) >= 3, "{c} to {s}, {left} left");
+                    let far = b.grid_distance(c, s) >= YASS_START_DISTANCE;
+                    assert!(left <= yass.end_game || far, "{c} to {s}, {left} left");
                 }
             }
         }

@@ -271,15 +271,16 @@ impl<'a> Side<'a> {
         let plan = self.plan.map(|plan| (plan, plan.phase_targets(|x| self.pos.occupied[x as usize])));
         let board = self.cx.board;
         'boxes: for k in 0..self.nboxes {
-            if budget.past_deadline() {
-                break;
-            }
             let b = self.pos.boxes[k];
             if (at.restricted && !self.pruners.corrals.allowed(b))
                 || (forward && self.switches.strict_rooms && self.cx.packing.in_strict_room(b))
                 || (forward && !self.pos.can_push_now(board, b))
             {
                 continue;
+            }
+            // The clock is read only before a box's moves are made: most boxes have none.
+            if budget.past_deadline() {
+                break;
             }
             // The player's area, with every box in place, tells where he can make the first
             // move; the box is lifted off while its targets are chosen: its cell is free then.

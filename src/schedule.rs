@@ -119,8 +119,9 @@ pub const TABLE: [Phase; 13] = [
     plan_phase("plan, best cells", Switches { best_cells: true, ..BY_PLAN }, Some(WORK[4])),
     // Without: they solve other levels, some of them only late in the phase, so it comes
     // before the phases on every level (at 4 s, or on a slower machine, the reserve would
-    // cut it).
-    plan_phase("plan", BY_PLAN, Some(WORK[5])),
+    // cut it). A best child ranked better than its parent is expanded next, as YASS's
+    // search goes on depth first: it wins a level none of the phases solved, none lost.
+    plan_phase("plan", Switches { dive: true, ..BY_PLAN }, Some(WORK[5])),
     // Without advisor weights: breadth for levels unlike those the weights were tuned on.
     phase("plain", PLAIN, Some(WORK[6])),
     // One box pushed as far as it takes per child (after YASS): other levels, fast. Like

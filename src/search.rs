@@ -39,6 +39,12 @@ use prune::Pruners;
 use runs::WAYPOINTS;
 pub use runs::{backward_side, run, second_backward_side, Backward, Waypoint};
 
+/// `Side::dive_rank` of an expanded node, and of a node without a rank (a root: any
+/// child ranks better); `Side::dive_best` without a node.
+const EXPANDED: u32 = u32::MAX;
+const UNRANKED: u32 = u32::MAX - 1;
+const NO_NODE: u32 = u32::MAX;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
     Forward,
@@ -124,6 +130,11 @@ pub struct Switches {
     /// The plan phases follow the level's second plan (`Packing::second_plan`), if it has
     /// one, else its first.
     pub second_plan: bool,
+    /// Forward, after an expansion: its best child, if it ranks better than its parent,
+    /// is expanded next, ahead of the open list (the depth-first continuation of YASS's
+    /// forward search, whose score counts the push: no worse there is better here). The
+    /// child stays in the open list, and is passed over when it comes up.
+    pub dive: bool,
 }
 
 impl Default for Switches {
@@ -169,6 +180,7 @@ impl Switches {
         best_cells: false,
         seed: 0,
         second_plan: false,
+        dive: false,
     };
 }
 
@@ -475,6 +487,12 @@ pub struct Side<'a> {
     /// The check's working space, and whether it holds the expanding node's matching.
     strands: Strands,
     strands_ready: bool,
+    /// With `Switches::dive`, per node: its rank, `EXPANDED` once expanded, four bytes a
+    /// node paid out of the table's budget; the expanding node's best child so far that
+    /// ranks better than it (rank, node); the node to expand next.
+    dive_rank: Vec<u32>,
+    dive_best: (u32, u32),
+    dive_next: Option<u32>,
     /// Set once a child had to be dropped for lack of room: exhaustion then proves nothing.
     pub overflowed: bool,
     /// Set once a child was dropped by an incomplete rule: exhaustion then proves nothing.
@@ -498,13 +516,18 @@ impl<'a> Side<'a> {
         let nboxes = board.start_boxes.len();
         let bound = Bound::new(board, targets, distances, switches.matching);
         // The cost rows come out of the side's memory, so the budget holds what it says.
-        let table = Table::with_budget(nboxes + 1, memory_bytes.saturating_sub(bound.rows_bytes()));
+        let forward = direction == Direction::Forward;
+        let mut budget = memory_bytes.saturating_sub(bound.rows_bytes());
+        if forward && switches.dive {
+            let per_node = Table::bytes_per_node(nboxes + 1);
+            budget = budget / (per_node + 4) * per_node;
+        }
+        let table = Table::with_budget(nboxes + 1, budget);
         let open = match priority {
             Priority::Features | Priority::Plan => Open::Features(FeatureQueue::new(switches.best_cells)),
             Priority::Alternation => Open::Alternation(Alternation::new()),
             _ => Open::Best(BucketQueue::new()),
         };
-        let forward = direction == Direction::Forward;
         let features = forward && open.wants_features();
         let hotspots = switches.hotspot_weights.then_some(&cx.packing.hotspots);
         let doorway = if features { &board.doorway[..] } else { &[] };
@@ -542,6 +565,9 @@ impl<'a> Side<'a> {
             parent_plan: (0, false),
             strands: Strands::default(),
             strands_ready: false,
+            dive_rank: Vec::new(),
+            dive_best: (0, NO_NODE),
+            dive_next: None,
             overflowed: false,
             incomplete: false,
             stats,
@@ -826,6 +852,45 @@ mod tests {
             side.expand(&other, &Budget::nodes(100, 1 << 20));
         }
         side
+    }
+
+    /// With `dive`, an expansion whose best child ranks better than the expanded node is
+    /// followed by that child's, though the child waits in the open list too; no node is
+    /// expanded twice.
+    #[test]
+    fn a_dive_expands_a_better_ranked_child_next_and_no_node_twice() {
+        let cx = context(MICROBAN_126);
+        let board = cx.board;
+        let switches = Switches { dive: true, ..Switches::default() };
+        let mut side = Side::new(cx, Direction::Forward, (Priority::Features, 0), switches, 1 << 22);
+        let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
+        side.add_root(&board.start_boxes, board.start_player).unwrap();
+        let (mut dives, mut steps) = (0, 0);
+        let rank = |side: &Side, i: usize| side.dive_rank.get(i).copied().unwrap_or(UNRANKED);
+        while steps < 300 {
+            let before: Vec<u32> = (0..side.table.len()).map(|i| rank(&side, i)).collect();
+            let next = side.dive_next;
+            if !matches!(side.expand(&other, &Budget::nodes(1000, 1 << 22)), Step::Expanded) {
+                break;
+            }
+            steps += 1;
+            let newly: Vec<usize> =
+                (0..before.len()).filter(|&i| before[i] != EXPANDED && rank(&side, i) == EXPANDED).collect();
+            assert_eq!(newly.len(), 1, "one node expanded, once");
+            let node = newly[0];
+            if let Some(c) = next {
+                assert_eq!(node, c as usize, "the dive's child comes first");
+            }
+            if let Some(c) = side.dive_next {
+                dives += 1;
+                assert_eq!(side.table.parent(c) as usize, node);
+                assert!(rank(&side, c as usize) < before[node]);
+                let siblings = (0..side.table.len() as u32).filter(|&i| side.table.parent(i) as usize == node);
+                assert!(siblings.filter(|&i| i != c).all(|i| rank(&side, i as usize) >= rank(&side, c as usize)));
+            }
+        }
+        assert_eq!(side.stats.expanded, steps as u64);
+        assert!(dives > 0 && dives < steps, "{dives} dives in {steps} expansions");
     }
 
     /// Boxes on goals and floor areas of a layout, counted afresh.

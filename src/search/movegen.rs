@@ -57,9 +57,22 @@ impl<'a> Side<'a> {
             self.overflowed = true;
             return Step::Full;
         }
-        let node = match self.open.pop() {
-            Some(n) => n,
-            None => return Step::Exhausted,
+        let dive = self.switches.dive && self.direction == Direction::Forward;
+        let node = loop {
+            let Some(n) = self.dive_next.take().or_else(|| self.open.pop()) else {
+                return Step::Exhausted;
+            };
+            if dive {
+                if self.dive_rank.len() <= n as usize {
+                    self.dive_rank.resize(n as usize + 1, UNRANKED);
+                }
+                let rank = std::mem::replace(&mut self.dive_rank[n as usize], EXPANDED);
+                if rank == EXPANDED {
+                    continue;
+                }
+                self.dive_best = (rank, NO_NODE);
+            }
+            break n;
         };
         self.stats.expanded += 1;
         let nb = self.nboxes;
@@ -203,6 +216,9 @@ impl<'a> Side<'a> {
             }
         }
         self.pos.set_occupied(false);
+        if dive && matches!(result, Step::Expanded) && self.dive_best.1 != NO_NODE {
+            self.dive_next = Some(self.dive_best.1);
+        }
         result
     }
 
@@ -471,6 +487,16 @@ impl<'a> Side<'a> {
         let advised = packed > c.packed || features.areas < self.pos.areas.count();
         let weight = self.advice.child_weight(c, advised);
         let cell_priority = self.advice.cell_priority(child, priority, weight);
+        if self.switches.dive && self.direction == Direction::Forward {
+            let rank = (priority as u32).min(UNRANKED);
+            if self.dive_rank.len() <= child as usize {
+                self.dive_rank.resize(child as usize + 1, UNRANKED);
+            }
+            self.dive_rank[child as usize] = rank;
+            if rank < self.dive_best.0 {
+                self.dive_best = (rank, child);
+            }
+        }
         self.open.push(features, priority, cell_priority, child);
         other.find(&self.pos.key, hash).map(|(o, second)| Step::Met { own: child, other: o, second })
     }

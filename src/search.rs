@@ -517,8 +517,10 @@ impl<'a> Side<'a> {
         let bound = Bound::new(board, targets, distances, switches.matching);
         // The cost rows come out of the side's memory, so the budget holds what it says.
         let forward = direction == Direction::Forward;
+        // Dives are forward only: decided here once.
+        let switches = Switches { dive: switches.dive && forward, ..switches };
         let mut budget = memory_bytes.saturating_sub(bound.rows_bytes());
-        if forward && switches.dive {
+        if switches.dive {
             let per_node = Table::bytes_per_node(nboxes + 1);
             budget = budget / (per_node + 4) * per_node;
         }
@@ -572,6 +574,14 @@ impl<'a> Side<'a> {
             incomplete: false,
             stats,
         }
+    }
+
+    /// Node `n`'s entry in `dive_rank`, made `UNRANKED` if it has none yet (a root).
+    fn dive_rank_of(&mut self, n: u32) -> &mut u32 {
+        if self.dive_rank.len() <= n as usize {
+            self.dive_rank.resize(n as usize + 1, UNRANKED);
+        }
+        &mut self.dive_rank[n as usize]
     }
 
     /// A node's rank in the open list, from its bound, depth and boxes on target.

@@ -57,16 +57,13 @@ impl<'a> Side<'a> {
             self.overflowed = true;
             return Step::Full;
         }
-        let dive = self.switches.dive && self.direction == Direction::Forward;
+        let dive = self.switches.dive;
         let node = loop {
             let Some(n) = self.dive_next.take().or_else(|| self.open.pop()) else {
                 return Step::Exhausted;
             };
             if dive {
-                if self.dive_rank.len() <= n as usize {
-                    self.dive_rank.resize(n as usize + 1, UNRANKED);
-                }
-                let rank = std::mem::replace(&mut self.dive_rank[n as usize], EXPANDED);
+                let rank = std::mem::replace(self.dive_rank_of(n), EXPANDED);
                 if rank == EXPANDED {
                     continue;
                 }
@@ -487,12 +484,9 @@ impl<'a> Side<'a> {
         let advised = packed > c.packed || features.areas < self.pos.areas.count();
         let weight = self.advice.child_weight(c, advised);
         let cell_priority = self.advice.cell_priority(child, priority, weight);
-        if self.switches.dive && self.direction == Direction::Forward {
+        if self.switches.dive {
             let rank = (priority as u32).min(UNRANKED);
-            if self.dive_rank.len() <= child as usize {
-                self.dive_rank.resize(child as usize + 1, UNRANKED);
-            }
-            self.dive_rank[child as usize] = rank;
+            *self.dive_rank_of(child) = rank;
             if rank < self.dive_best.0 {
                 self.dive_best = (rank, child);
             }

@@ -7,8 +7,9 @@
 //! Boxes go to their nearest start first; when that finds no plan, a second attempt
 //! matches boxes to starts and parks them as YASS does; when neither finds a plan, the
 //! plan search of `plan_search` tries. A second plan (`Plan::second`) peels by YASS's own
-//! rules for taking a box off, for a plan phase of its own. The plan names cells, not boxes:
-//! `stranded` tells a search when the boxes that filled its cells leave others walled off.
+//! rules for taking a box off and parking it, for a plan phase of its own. The plan names
+//! cells, not boxes: `stranded` tells a search when the boxes that filled its cells leave
+//! others walled off.
 
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::frozen_goals::Assignment;
@@ -31,8 +32,11 @@ pub struct Plan {
     pub dest: Vec<Cell>,
     /// Where each phase ends in `cells`.
     pub ends: Vec<usize>,
-    /// Per cell: the target on it (each cell is one target at most), else `u16::MAX`.
+    /// Per cell: the target on it, else `u16::MAX`; a goal a box is parked on before its
+    /// own box comes (by YASS's rules) is its goal target here and its parking target in
+    /// `parking_index`.
     index: Vec<u16>,
+    parking_index: Vec<u16>,
     /// Per target, pushes from each cell onto it on the empty board: `rows[i * n + c]`.
     rows: Vec<u16>,
     /// Per cell, the goal targets a lone box on it can get onto with the goals of earlier
@@ -91,7 +95,8 @@ struct Peel<'b> {
     /// YASS's rules for taking a goal's box off (the second plan, `Plan::second`): onto a
     /// start at least `YASS_START_DISTANCE` cells away, the player able to walk back to
     /// where he was, and a box that can be pulled to fewer than `small_area` cells parked
-    /// first; in the end game (`end_game` boxes left or fewer) any start will do.
+    /// first; in the end game (`end_game` boxes left or fewer) any start will do. A box
+    /// may also park on a goal emptied before, as YASS parks.
     yass: bool,
     small_area: usize,
     end_game: usize,
@@ -409,7 +414,11 @@ impl Peel<'_> {
                 .into_iter()
                 .filter(|&(x, _)| {
                     let x = x as usize;
-                    !b.is_goal[x] && !self.is_start[x] && !b.dead_fwd[x] && !self.parked_cell[x]
+                    // By YASS's rules a box may park on a goal emptied before, not its own.
+                    (!b.is_goal[x] || self.yass && x != g as usize)
+                        && !self.is_start[x]
+                        && !b.dead_fwd[x]
+                        && !self.parked_cell[x]
                 })
                 .map(|(x, p)| (row.get(x as usize).copied().unwrap_or(FAR), g, x, p))
                 .filter(|t| t.0 != FAR)
@@ -452,7 +461,12 @@ impl Peel<'_> {
 impl Plan {
     /// The bytes its tables hold, to be paid out of the memory budget.
     pub fn heap_bytes(&self) -> usize {
-        (self.cells.capacity() + self.dest.capacity() + self.index.capacity() + self.rows.capacity()) * 2
+        (self.cells.capacity()
+            + self.dest.capacity()
+            + self.index.capacity()
+            + self.parking_index.capacity()
+            + self.rows.capacity())
+            * 2
             + self.reach_bits.capacity() * 8
             + self.ends.capacity() * 8
     }
@@ -507,6 +521,7 @@ impl Plan {
             dest: Vec::new(),
             ends: Vec::new(),
             index: vec![u16::MAX; n],
+            parking_index: vec![u16::MAX; n],
             rows: Vec::new(),
             reach_bits: Vec::new(),
             words: 0,
@@ -518,7 +533,12 @@ impl Plan {
                 Op::Park(g) => vec![(*g, NONE)],
             };
             for (c, dest) in targets {
-                plan.index[c as usize] = plan.cells.len() as u16;
+                // Going forward a goal parked on is a parking target first, its goal later.
+                let (i, c_) = (plan.cells.len() as u16, c as usize);
+                if plan.index[c_] != u16::MAX {
+                    plan.parking_index[c_] = plan.index[c_];
+                }
+                plan.index[c_] = i;
                 plan.cells.push(c);
                 plan.dest.push(dest);
                 plan.rows.extend(board.plain_row(c, true, FAR));
@@ -680,9 +700,15 @@ impl Plan {
         start..start
     }
 
-    /// The target on cell `c`, if any.
+    /// The target on cell `c`, if any: its goal target where it has two.
     pub fn target_at(&self, c: Cell) -> Option<usize> {
         Some(self.index[c as usize] as usize).filter(|&i| i != u16::MAX as usize)
+    }
+
+    /// Is a target on cell `c` one of `targets`?
+    pub fn has_target_among(&self, c: Cell, targets: &std::ops::Range<usize>) -> bool {
+        targets.contains(&(self.index[c as usize] as usize))
+            || targets.contains(&(self.parking_index[c as usize] as usize))
     }
 
     /// How far a node is along the plan: the targets filled in plan order (the phases
@@ -699,7 +725,7 @@ impl Plan {
             }
             if filled - before < end - start {
                 // Boxes on targets of this phase or earlier ones stay; the others come.
-                let free = |b: &&Cell| (self.index[**b as usize] as usize) >= end;
+                let free = |b: &&Cell| (self.index[**b as usize].min(self.parking_index[**b as usize]) as usize) >= end;
                 let mut near = FAR;
                 for i in (start..end).filter(|&i| !occ(self.cells[i])) {
                     let row = &self.rows[i * n..(i + 1) * n];
@@ -858,7 +884,7 @@ mod tests {
     #[test]
     fn every_plan_fills_each_goal_once_and_each_parking_cell_before_its_goal() {
         let mut rooms = crate::testing::Rooms::new(11);
-        let (mut plans, mut parked, mut seconds) = (0, 0, 0);
+        let (mut plans, mut parked, mut seconds, mut on_goals) = (0, 0, 0, 0);
         for _ in 0..3000 {
             let Some((b, _)) = rooms.room(6, 4, 7, 12, b"$$$...@") else { continue };
             let Some(plan) = Plan::find(&b) else { continue };
@@ -872,8 +898,18 @@ mod tests {
                 let mut want = b.goals.clone();
                 want.sort_unstable();
                 assert_eq!(goals, want);
+                let goal_target = |c: Cell| (0..plan.cells.len()).find(|&j| plan.cells[j] == c && plan.dest[j] == NONE);
                 for (i, &d) in plan.dest.iter().enumerate().filter(|t| *t.1 != NONE) {
-                    assert!(plan.cells.iter().position(|&c| c == d).unwrap() > i);
+                    assert!(goal_target(d).unwrap() > i);
+                    // A goal parked on (by YASS's rules) is left before its own box comes,
+                    // and both its targets are found on it.
+                    let c = plan.cells[i];
+                    if b.is_goal[c as usize] {
+                        on_goals += 1;
+                        let own = goal_target(c).unwrap();
+                        assert!(own > i && plan.target_at(c) == Some(own));
+                        assert!(plan.has_target_among(c, &(i..i + 1)) && plan.has_target_among(c, &(own..own + 1)));
+                    }
                 }
             }
             if let Some(second) = &second {
@@ -881,7 +917,10 @@ mod tests {
                 assert!(second.cells != plan.cells || second.ends != plan.ends);
             }
         }
-        assert!(plans > 100 && parked > 0 && seconds > 10, "{plans} plans, {parked} parking cells, {seconds} second");
+        assert!(
+            plans > 100 && parked > 0 && seconds > 10 && on_goals > 0,
+            "{plans} plans, {parked} parking cells ({on_goals} on goals), {seconds} second"
+        );
     }
 
     #[test]

@@ -316,7 +316,7 @@ impl<'a> Side<'a> {
                 // Onto a target of the phase the plan is filling, or onto any cell off the
                 // goals, as FESS moves boxes: the plan's feature cells sort out the parking.
                 reached.retain(|m| match plan.target_at(m.to) {
-                    Some(target) => phase.contains(&target),
+                    Some(_) => plan.has_target_among(m.to, phase),
                     None => !is_goal[m.to as usize],
                 });
             } else {

@@ -1,15 +1,15 @@
 //! A global packing plan, found once per level by goal peeling (the idea of YASS's packing
 //! order): from the solved position, boxes are taken off the goals a phase at a time, each
 //! pulled to a start cell not used yet (removed); when no box can go, one is pulled to a
-//! parking cell instead, to be removed once the goals are empty. Read backwards, the
-//! phases say which goals (and parking cells) to fill first, across every room at once;
-//! a forward search ranks its nodes by how far along the plan they are (`Plan::progress`).
-//! Boxes go to their nearest start first; when that finds no plan, a second attempt
-//! matches boxes to starts and parks them as YASS does; when neither finds a plan, the
-//! plan search of `plan_search` tries. A second plan (`Plan::second`) peels by YASS's own
-//! rules for taking a box off and parking it, for a plan phase of its own. The plan names
-//! cells, not boxes: `stranded` tells a search when the boxes that filled its cells leave
-//! others walled off.
+//! parking cell instead (a goal emptied before will do, as in YASS), to be removed once
+//! the goals are empty. Read backwards, the phases say which goals (and parking cells) to
+//! fill first, across every room at once; a forward search ranks its nodes by how far
+//! along the plan they are (`Plan::progress`). Boxes go to their nearest start first;
+//! when that finds no plan, a second attempt matches boxes to starts and parks them as
+//! YASS does; when neither finds a plan, the plan search of `plan_search` tries. A second
+//! plan (`Plan::second`) peels by YASS's own rules for taking a box off, for a plan phase
+//! of its own. The plan names cells, not boxes: `stranded` tells a search when the boxes
+//! that filled its cells leave others walled off.
 
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::frozen_goals::Assignment;
@@ -33,8 +33,7 @@ pub struct Plan {
     /// Where each phase ends in `cells`.
     pub ends: Vec<usize>,
     /// Per cell: the target on it, else `u16::MAX`; a goal a box is parked on before its
-    /// own box comes (by YASS's rules) is its goal target here and its parking target in
-    /// `parking_index`.
+    /// own box comes is its goal target here and its parking target in `parking_index`.
     index: Vec<u16>,
     parking_index: Vec<u16>,
     /// Per target, pushes from each cell onto it on the empty board: `rows[i * n + c]`.
@@ -95,8 +94,7 @@ struct Peel<'b> {
     /// YASS's rules for taking a goal's box off (the second plan, `Plan::second`): onto a
     /// start at least `YASS_START_DISTANCE` cells away, the player able to walk back to
     /// where he was, and a box that can be pulled to fewer than `small_area` cells parked
-    /// first; in the end game (`end_game` boxes left or fewer) any start will do. A box
-    /// may also park on a goal emptied before, as YASS parks.
+    /// first; in the end game (`end_game` boxes left or fewer) any start will do.
     yass: bool,
     small_area: usize,
     end_game: usize,
@@ -414,11 +412,9 @@ impl Peel<'_> {
                 .into_iter()
                 .filter(|&(x, _)| {
                     let x = x as usize;
-                    // By YASS's rules a box may park on a goal emptied before, not its own.
-                    (!b.is_goal[x] || self.yass && x != g as usize)
-                        && !self.is_start[x]
-                        && !b.dead_fwd[x]
-                        && !self.parked_cell[x]
+                    // A box may park on a goal emptied before (as YASS parks), not on its
+                    // own, which its pulls can take it back to.
+                    x != g as usize && !self.is_start[x] && !b.dead_fwd[x] && !self.parked_cell[x]
                 })
                 .map(|(x, p)| (row.get(x as usize).copied().unwrap_or(FAR), g, x, p))
                 .filter(|t| t.0 != FAR)
@@ -901,8 +897,8 @@ mod tests {
                 let goal_target = |c: Cell| (0..plan.cells.len()).find(|&j| plan.cells[j] == c && plan.dest[j] == NONE);
                 for (i, &d) in plan.dest.iter().enumerate().filter(|t| *t.1 != NONE) {
                     assert!(goal_target(d).unwrap() > i);
-                    // A goal parked on (by YASS's rules) is left before its own box comes,
-                    // and both its targets are found on it.
+                    // A goal parked on is left before its own box comes, and both its
+                    // targets are found on it.
                     let c = plan.cells[i];
                     if b.is_goal[c as usize] {
                         on_goals += 1;

@@ -350,6 +350,13 @@ impl Board {
         self.nbr[c as usize][d]
     }
 
+    /// Is `c` a corridor cell, walls on both its sides along one axis (up and down, or
+    /// left and right)? A box on it bars the way.
+    pub fn corridor(&self, c: Cell) -> bool {
+        let wall = |d| self.step(c, d) == NONE;
+        (wall(0) && wall(1)) || (wall(2) && wall(3))
+    }
+
     /// The side of a box on `c` that the player on `p` stands on, as far as walking goes:
     /// the lowest of the sides he can walk to. While the box stays there he can never
     /// reach the others, so its push distances from that side bound what it still needs.

@@ -30,29 +30,47 @@ pub struct Packing {
     pub hotspots: Hotspots,
     /// The global packing plan, if the peeling found one (see `plan`).
     pub plan: Option<Plan>,
-    /// The second plan (`Plan::second`), found when a phase first asks for it: most
-    /// levels are solved before.
+    /// The second and third plans (`Plan::second`, `Plan::third`), found when a phase
+    /// first asks for them: most levels are solved before.
     second_plan: OnceCell<Option<Plan>>,
+    third_plan: OnceCell<Option<Plan>>,
+}
+
+/// Which of a level's plans a plan phase follows; a level without the second or third
+/// has its first followed instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanChoice {
+    First,
+    Second,
+    Third,
 }
 
 impl Packing {
     /// The bytes its tables hold (the hotspots' pairs above all), and as much again as the
-    /// plan's for a second plan that a phase may ask for later.
+    /// plan's for each of the second and third plans that phases may ask for later.
     pub fn heap_bytes(&self) -> usize {
         self.room.capacity() * 2
             + self.order.iter().map(|o| o.capacity() * 2).sum::<usize>()
             + self.hotspots.heap_bytes()
-            + self.plan.as_ref().map_or(0, Plan::heap_bytes) * 2
+            + self.plan.as_ref().map_or(0, Plan::heap_bytes) * 3
     }
 
-    /// The second plan, if the level has one other than the first.
-    pub fn second_plan(&self, board: &Board) -> Option<&Plan> {
-        self.second_plan.get_or_init(|| self.plan.as_ref().and_then(|p| Plan::second(board, p))).as_ref()
+    /// The plan a phase follows: the one it asks for, else the first.
+    pub fn plan_for(&self, board: &Board, choice: PlanChoice) -> Option<&Plan> {
+        let first = self.plan.as_ref()?;
+        let second = || self.second_plan.get_or_init(|| Plan::second(board, first)).as_ref();
+        let chosen = match choice {
+            PlanChoice::First => None,
+            PlanChoice::Second => second(),
+            PlanChoice::Third => self.third_plan.get_or_init(|| Plan::third(board, first, second())).as_ref(),
+        };
+        chosen.or(Some(first))
     }
 
-    /// The second plan, if a phase asked for it (for `--stats`).
-    pub fn second_plan_found(&self) -> Option<&Plan> {
-        self.second_plan.get().and_then(Option::as_ref)
+    /// The second and third plans that phases asked for (for `--stats`).
+    pub fn other_plans_found(&self) -> impl Iterator<Item = (&'static str, &Plan)> {
+        let second = self.second_plan.get().and_then(Option::as_ref).map(|p| ("second", p));
+        second.into_iter().chain(self.third_plan.get().and_then(Option::as_ref).map(|p| ("third", p)))
     }
 
     pub fn analyse(board: &Board) -> Packing {
@@ -101,7 +119,7 @@ impl Packing {
             .map(|(i, o)| o.len() >= 2 && !board.start_boxes.iter().any(|&b| room[b as usize] == (i + 1) as u16))
             .collect();
         let (hotspots, plan) = (Hotspots::analyse(board), Plan::find(board));
-        Packing { room, order, strict, hotspots, plan, second_plan: OnceCell::new() }
+        Packing { room, order, strict, hotspots, plan, second_plan: OnceCell::new(), third_plan: OnceCell::new() }
     }
 
     /// Is `cell` a goal of a room whose order is enforced?

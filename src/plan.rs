@@ -7,9 +7,10 @@
 //! along the plan they are (`Plan::progress`). Boxes go to their nearest start first;
 //! when that finds no plan, a second attempt matches boxes to starts and parks them as
 //! YASS does; when neither finds a plan, the plan search of `plan_search` tries. A second
-//! plan (`Plan::second`) peels by YASS's own rules for taking a box off, for a plan phase
-//! of its own. The plan names cells, not boxes: `stranded` tells a search when the boxes
-//! that filled its cells leave others walled off.
+//! plan (`Plan::second`) peels by YASS's own rules for taking a box off, and a third
+//! (`Plan::third`) by its rules for parking too, each for a plan phase of its own. The
+//! plan names cells, not boxes: `stranded` tells a search when the boxes that filled its
+//! cells leave others walled off.
 
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::frozen_goals::Assignment;
@@ -65,6 +66,15 @@ pub struct Strands {
     open: Vec<u64>,
 }
 
+/// Which rules a peeling follows: ours (the first plan), YASS's for taking boxes off (the
+/// second), or YASS's for parking them too (the third).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rules {
+    Ours,
+    YassTakeOff,
+    Yass,
+}
+
 /// One step of the peeling, backwards: boxes taken off (cell, the goal a parked box came
 /// from or `NONE`), or a goal's box pulled to a parking cell.
 pub(crate) enum Op {
@@ -96,6 +106,13 @@ struct Peel<'b> {
     /// where he was, and a box that can be pulled to fewer than `small_area` cells parked
     /// first; in the end game (`end_game` boxes left or fewer) any start will do.
     yass: bool,
+    /// YASS's rules for parking too (the third plan, `Plan::third`): no box is taken off
+    /// before the player has seen every start cell (`seen_start`; those on goals count
+    /// from the first), and a box parks on a start cell if need be, never in a corridor,
+    /// where it would bar the way.
+    yass_parking: bool,
+    seen_start: Vec<bool>,
+    unseen: usize,
     small_area: usize,
     end_game: usize,
     /// The boxes taken off along the peeling found so far: (box cell, start cell, boxes
@@ -193,14 +210,15 @@ impl Peel<'_> {
     /// quarter of it: the plans it finds take far less, and where it finds none it would
     /// only delay the search. By YASS's rules each gets a quarter of that again: they
     /// list every cell a box can be pulled to, and they run late, when a phase asks.
-    fn run(board: &Board, matched: bool, yass: bool) -> Option<Vec<Op>> {
-        let mut peel = Peel::new(board, matched, yass);
+    fn run(board: &Board, matched: bool, rules: Rules) -> Option<Vec<Op>> {
+        let mut peel = Peel::new(board, matched, rules);
         peel.solve().then_some(peel.ops)
     }
 
     /// A peeling of `board`, not started: `solve` puts a box on every goal and peels them.
-    fn new(board: &Board, matched: bool, yass: bool) -> Peel<'_> {
+    fn new(board: &Board, matched: bool, rules: Rules) -> Peel<'_> {
         let n = board.n;
+        let yass = rules != Rules::Ours;
         let mut is_start = vec![false; n];
         board.start_boxes.iter().for_each(|&s| is_start[s as usize] = true);
         let m = board.goals.len();
@@ -225,6 +243,9 @@ impl Peel<'_> {
             ops: Vec::new(),
             puller: Puller::new(n, PLAN_WORK >> (2 * (matched as u32 + yass as u32))),
             yass,
+            yass_parking: rules == Rules::Yass,
+            seen_start: board.is_goal.clone(),
+            unseen: board.start_boxes.iter().filter(|&&s| !board.is_goal[s as usize]).count(),
             small_area: if yass {
                 (0..n).filter(|&c| (0..board.start_boxes.len()).any(|k| board.from_start[k * n + c] != FAR)).count() / 4
             } else {
@@ -324,12 +345,43 @@ impl Peel<'_> {
         if self.puller.work == 0 {
             return false;
         }
+        let seen = self.see_starts(seed);
+        let done = self.peel_boxes(seed, boxes);
+        for s in seen {
+            self.seen_start[s as usize] = false;
+            self.unseen += 1;
+        }
+        done
+    }
+
+    /// With YASS's parking rules, mark the start cells the player reaches from `seed`
+    /// seen; the ones seen for the first time.
+    fn see_starts(&mut self, seed: Cell) -> Vec<Cell> {
+        if !self.yass_parking || self.unseen == 0 {
+            return Vec::new();
+        }
+        let (_, visited) = self.puller.reach.flood(self.board, &self.occ, NONE, &[seed]);
+        self.puller.work = self.puller.work.saturating_sub(visited as u64);
+        let (seen_start, reach) = (&mut self.seen_start, &self.puller.reach);
+        let seen: Vec<Cell> =
+            self.board.start_boxes.iter().copied().filter(|&s| !seen_start[s as usize] && reach.reached(s)).collect();
+        seen.iter().for_each(|&s| seen_start[s as usize] = true);
+        self.unseen -= seen.len();
+        seen
+    }
+
+    /// `peel` once the player's view is known: `boxes` are the boxes left.
+    fn peel_boxes(&mut self, seed: Cell, boxes: Vec<Cell>) -> bool {
+        let b = self.board;
         // Goal boxes go first; parked ones stay while any goal still holds a box.
         let goals_left = boxes.iter().any(|&c| self.from_goal[c as usize] == NONE);
         let all_on_starts = boxes.iter().all(|&c| self.is_start[c as usize] && !self.used_start[c as usize]);
         let mut removed = Vec::new();
-        let movable: Vec<Cell> =
-            boxes.iter().copied().filter(|&c| !goals_left || self.from_goal[c as usize] == NONE).collect();
+        // By YASS's parking rules, none while the player has not seen every start.
+        let movable: Vec<Cell> = match self.yass_parking && self.unseen > 0 {
+            true => Vec::new(),
+            false => boxes.iter().copied().filter(|&c| !goals_left || self.from_goal[c as usize] == NONE).collect(),
+        };
         // YASS parks the boxes of goals filled from small areas before it takes any off.
         let mut small = Vec::new();
         let end_game = boxes.len() <= self.end_game;
@@ -413,8 +465,14 @@ impl Peel<'_> {
                 .filter(|&(x, _)| {
                     let x = x as usize;
                     // A box may park on a goal emptied before (as YASS parks), not on its
-                    // own, which its pulls can take it back to.
-                    x != g as usize && !self.is_start[x] && !b.dead_fwd[x] && !self.parked_cell[x]
+                    // own, which its pulls can take it back to; by all of YASS's rules on
+                    // a start too, never in a corridor.
+                    let (start, corridor) = (self.is_start[x], self.yass_parking && b.corridor(x as Cell));
+                    x != g as usize
+                        && (self.yass_parking || !start)
+                        && !corridor
+                        && !b.dead_fwd[x]
+                        && !self.parked_cell[x]
                 })
                 .map(|(x, p)| (row.get(x as usize).copied().unwrap_or(FAR), g, x, p))
                 .filter(|t| t.0 != FAR)
@@ -480,16 +538,19 @@ impl Plan {
     /// The goal peeling's steps: boxes to their nearest starts, else matched to them; and
     /// which of the two found them.
     pub(crate) fn peeled(board: &Board) -> Option<(Vec<Op>, &'static str)> {
-        Plan::peeled_by(board, false)
+        Plan::peeled_by(board, Rules::Ours)
     }
 
-    /// The two peelings in turn, with or without YASS's rules (`Peel::yass`).
-    fn peeled_by(board: &Board, yass: bool) -> Option<(Vec<Op>, &'static str)> {
-        let tries = match yass {
-            false => [(false, "peeling"), (true, "matched peeling")],
-            true => [(false, "peeling by YASS's rules"), (true, "matched peeling by YASS's rules")],
+    /// The two peelings in turn, by the given rules.
+    fn peeled_by(board: &Board, rules: Rules) -> Option<(Vec<Op>, &'static str)> {
+        let tries = match rules {
+            Rules::Ours => [(false, "peeling"), (true, "matched peeling")],
+            Rules::YassTakeOff => [(false, "peeling by YASS's rules"), (true, "matched peeling by YASS's rules")],
+            Rules::Yass => {
+                [(false, "peeling by all of YASS's rules"), (true, "matched peeling by all of YASS's rules")]
+            }
         };
-        tries.into_iter().find_map(|(matched, source)| Peel::run(board, matched, yass).map(|ops| (ops, source)))
+        tries.into_iter().find_map(|(matched, source)| Peel::run(board, matched, rules).map(|ops| (ops, source)))
     }
 
     /// A second plan, for a plan phase of its own: the peelings by YASS's rules for taking
@@ -499,7 +560,7 @@ impl Plan {
         if !(2..=PLAN_MAX_BOXES).contains(&board.goals.len()) {
             return None;
         }
-        let peeled = Plan::peeled_by(board, true);
+        let peeled = Plan::peeled_by(board, Rules::YassTakeOff);
         let searched = || {
             (first.source != "plan search")
                 .then(|| crate::plan_search::find(board, PLAN_SEARCH_WORK).map(|ops| (ops, "plan search")))
@@ -507,7 +568,26 @@ impl Plan {
         };
         let (ops, source) = peeled.or_else(searched)?;
         let plan = Plan { source, ..Plan::from_ops(board, &ops) };
-        (plan.cells != first.cells || plan.ends != first.ends).then_some(plan)
+        (!plan.same_targets(first)).then_some(plan)
+    }
+
+    /// A third plan, for a plan phase of its own: the peelings by YASS's rules for parking
+    /// as well (`Peel::yass_parking`); `None` when that is one of the others again. Where
+    /// a goal room's doors lead to areas joined only through the room, only these rules
+    /// keep the first boxes taken off from using up the starts of the player's area.
+    pub fn third(board: &Board, first: &Plan, second: Option<&Plan>) -> Option<Plan> {
+        if !(2..=PLAN_MAX_BOXES).contains(&board.goals.len()) {
+            return None;
+        }
+        let (ops, source) = Plan::peeled_by(board, Rules::Yass)?;
+        let plan = Plan { source, ..Plan::from_ops(board, &ops) };
+        let known = plan.same_targets(first) || second.is_some_and(|s| plan.same_targets(s));
+        (!known).then_some(plan)
+    }
+
+    /// Are the targets and their phases those of `other`?
+    fn same_targets(&self, other: &Plan) -> bool {
+        self.cells == other.cells && self.ends == other.ends
     }
 
     pub(crate) fn from_ops(board: &Board, ops: &[Op]) -> Plan {
@@ -763,8 +843,8 @@ mod tests {
         // Each box pulled to its nearest free start leaves a goal with none; the matching
         // guard finds a plan, and one with no parking.
         let b = Board::from_text("########\n#      #\n#$.$   #\n#    @ #\n#.$ .  #\n########\n");
-        assert!(Peel::run(&b, false, false).is_none());
-        let ops = Peel::run(&b, true, false).unwrap();
+        assert!(Peel::run(&b, false, Rules::Ours).is_none());
+        let ops = Peel::run(&b, true, Rules::Ours).unwrap();
         assert!(ops.iter().all(|op| matches!(op, Op::Remove(_))));
         assert!(Plan::find(&b).is_some());
     }
@@ -881,11 +961,13 @@ mod tests {
     fn every_plan_fills_each_goal_once_and_each_parking_cell_before_its_goal() {
         let mut rooms = crate::testing::Rooms::new(11);
         let (mut plans, mut parked, mut seconds, mut on_goals) = (0, 0, 0, 0);
+        let (mut thirds, mut on_starts) = (0, 0);
         for _ in 0..3000 {
             let Some((b, _)) = rooms.room(6, 4, 7, 12, b"$$$...@") else { continue };
             let Some(plan) = Plan::find(&b) else { continue };
             let second = Plan::second(&b, &plan);
-            for plan in std::iter::once(&plan).chain(&second) {
+            let third = Plan::third(&b, &plan, second.as_ref());
+            for plan in std::iter::once(&plan).chain(&second).chain(&third) {
                 plans += 1;
                 parked += plan.parked();
                 let mut goals: Vec<Cell> =
@@ -910,13 +992,38 @@ mod tests {
             }
             if let Some(second) = &second {
                 seconds += 1;
-                assert!(second.cells != plan.cells || second.ends != plan.ends);
+                assert!(!second.same_targets(&plan));
+            }
+            if let Some(third) = &third {
+                thirds += 1;
+                assert!(!third.same_targets(&plan) && !second.as_ref().is_some_and(|s| third.same_targets(s)));
+                // Its boxes park on start cells at times, never in a corridor.
+                for i in (0..third.cells.len()).filter(|&i| third.dest[i] != NONE) {
+                    assert!(!b.corridor(third.cells[i]));
+                    on_starts += b.start_boxes.contains(&third.cells[i]) as usize;
+                }
             }
         }
         assert!(
-            plans > 100 && parked > 0 && seconds > 10 && on_goals > 0,
-            "{plans} plans, {parked} parking cells ({on_goals} on goals), {seconds} second"
+            plans > 100 && parked > 0 && seconds > 10 && on_goals > 0 && thirds > 10 && on_starts > 0,
+            "{plans} plans, {parked} parking cells ({on_goals} on goals), {seconds} second, {thirds} third \
+             ({on_starts} parked on starts)"
         );
+    }
+
+    #[test]
+    fn by_all_of_yass_rules_no_box_is_taken_off_before_every_start_was_seen() {
+        // Two goals wall the two areas off from each other; the player, on either side,
+        // sees one start. By YASS's rules for taking boxes off only, a goal's box goes
+        // straight to it; by all of them, one parks first, opening the way to the other.
+        let b = Board::from_text("###########\n#    #    #\n# $  .  $ #\n#    .    #\n#@   #    #\n###########\n");
+        for matched in [false, true] {
+            let second = Peel::run(&b, matched, Rules::YassTakeOff).unwrap();
+            assert!(second.iter().all(|op| matches!(op, Op::Remove(_))));
+            let third = Peel::run(&b, matched, Rules::Yass).unwrap();
+            assert!(matches!(third[0], Op::Park(_)));
+            assert!(third[1..].iter().all(|op| matches!(op, Op::Remove(_))));
+        }
     }
 
     #[test]
@@ -926,13 +1033,13 @@ mod tests {
         for _ in 0..1500 {
             let Some((b, _)) = rooms.room(7, 5, 8, 16, b"$$$$....@") else { continue };
             for matched in [false, true] {
-                let mut first = Peel::new(&b, matched, false);
+                let mut first = Peel::new(&b, matched, Rules::Ours);
                 if first.solve() {
                     let early = |t: &&(Cell, Cell, usize)| t.2 > first.end_game && t.0 != t.1;
                     let near = |t: &&(Cell, Cell, usize)| b.grid_distance(t.0, t.1) < YASS_START_DISTANCE;
                     near_first += first.taken.iter().filter(early).filter(near).count();
                 }
-                let mut yass = Peel::new(&b, matched, true);
+                let mut yass = Peel::new(&b, matched, Rules::YassTakeOff);
                 if !yass.solve() {
                     continue;
                 }

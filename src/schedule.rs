@@ -11,6 +11,7 @@
 //! until it, and the others leave it a quarter of the time (`RESERVE`).
 //! docs/experiments/ holds the measurements behind each row.
 
+use crate::packing::PlanChoice;
 use crate::search::{Priority, Ranking, Switches};
 
 /// The levels a phase runs on.
@@ -106,13 +107,18 @@ pub const TABLE: [Phase; 13] = [
     // levels the other misses, and this phase solves the most of them.
     plan_phase(
         "plan by whole box moves, best cells",
-        Switches { best_cells: true, second_plan: true, ..BY_PLAN_WHOLE },
+        Switches { best_cells: true, plan: PlanChoice::Second, ..BY_PLAN_WHOLE },
         Some(WORK[2]),
     ),
     // The first of these again, its order perturbed: which search solves a level is
     // chaotic, and of the plan phases these two solve the most levels for their work,
     // most of them within a third of it, so a shorter copy going another way solves others.
-    plan_phase("plan by whole box moves, seeded", Switches { seed: 1, ..BY_PLAN_WHOLE }, Some(WORK[3])),
+    // It follows the third plan, by YASS's rules for parking too, where the level has one.
+    plan_phase(
+        "plan by whole box moves, seeded",
+        Switches { seed: 1, plan: PlanChoice::Third, ..BY_PLAN_WHOLE },
+        Some(WORK[3]),
+    ),
     // On planned levels, the plan's feature cells by single pushes, best cells' turns
     // first, briefly: greedier, it solves levels the one without them solves late or not
     // at all, and on a slow machine the long one would leave it no time.

@@ -18,7 +18,7 @@ use crate::budget::Budget;
 use crate::corral::Corral;
 use crate::limits::{DEADLINE_CHECK_BOXES, DEADLINE_CHECK_CELLS, PACKING_MACRO_MAX_CELLS};
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
-use crate::packing::Packing;
+use crate::packing::{Packing, PlanChoice};
 use crate::plan::{Plan, Strands};
 use crate::reach::{Areas, Reach};
 use crate::state::{move_box, Push, Via, Zobrist};
@@ -127,9 +127,8 @@ pub struct Switches {
     /// another seed solves other levels, and runs with a few seeds show how much of a
     /// change's gain is noise. A phase may carry a seed of its own; the user's is added.
     pub seed: u64,
-    /// The plan phases follow the level's second plan (`Packing::second_plan`), if it has
-    /// one, else its first.
-    pub second_plan: bool,
+    /// Which of the level's plans the plan phases follow (`Packing::plan_for`).
+    pub plan: PlanChoice,
     /// Forward, after an expansion: its best child, if it ranks better than its parent,
     /// is expanded next, ahead of the open list (the depth-first continuation of YASS's
     /// forward search, whose score counts the push: no worse there is better here). The
@@ -179,7 +178,7 @@ impl Switches {
         parent_cells: false,
         best_cells: false,
         seed: 0,
-        second_plan: false,
+        plan: PlanChoice::First,
         dive: false,
     };
 }
@@ -552,11 +551,7 @@ impl<'a> Side<'a> {
             pruners: Pruners::new(board, direction, &switches),
             advice,
             is_target,
-            plan: match (forward && priority == Priority::Plan, switches.second_plan) {
-                (false, _) => None,
-                (true, true) => cx.packing.second_plan(board).or(cx.packing.plan.as_ref()),
-                (true, false) => cx.packing.plan.as_ref(),
-            },
+            plan: (forward && priority == Priority::Plan).then(|| cx.packing.plan_for(board, switches.plan)).flatten(),
             nboxes,
             pos: Position::new(board.n, nboxes),
             macros: Macros::new(board.n, forward && switches.packing_macro),

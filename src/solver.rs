@@ -183,7 +183,7 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
     }
     let budget = &budget;
     let (outcome, closest) = portfolio(cx, phases, options, budget, &mut report);
-    report.rooms.extend(packing.second_plan_found().map(|p| format!("second {}", p.describe(&board))));
+    report.rooms.extend(packing.other_plans_found().map(|(which, p)| format!("{which} {}", p.describe(&board))));
     report.closest = closest.and_then(|(boxes, player)| picture(level, &board, &boxes, player));
     report.verdict = match outcome {
         Outcome::Solved(plan) => {

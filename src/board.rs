@@ -357,6 +357,12 @@ impl Board {
         (wall(0) && wall(1)) || (wall(2) && wall(3))
     }
 
+    /// Is `c` in a corner, a wall beside it along each axis? A box there blocks less.
+    pub fn corner(&self, c: Cell) -> bool {
+        let wall = |d| self.step(c, d) == NONE;
+        (wall(0) || wall(1)) && (wall(2) || wall(3))
+    }
+
     /// The side of a box on `c` that the player on `p` stands on, as far as walking goes:
     /// the lowest of the sides he can walk to. While the box stays there he can never
     /// reach the others, so its push distances from that side bound what it still needs.

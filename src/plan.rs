@@ -329,12 +329,6 @@ impl Peel<'_> {
         reached
     }
 
-    /// Is goal `g` in a corner? Its box blocks less there: other goals' boxes park first.
-    fn corner(&self, g: Cell) -> bool {
-        let wall = |d| self.board.step(g, d) == NONE;
-        (wall(0) || wall(1)) && (wall(2) || wall(3))
-    }
-
     /// Peel the boxes left, the player in `seed`'s area; `true` once the board is empty.
     fn peel(&mut self, seed: Cell) -> bool {
         let b = self.board;
@@ -485,7 +479,8 @@ impl Peel<'_> {
             }
         }
         tries.sort_by_key(|t| std::cmp::Reverse(t.0));
-        per_goal.sort_by_key(|cells| cells.first().map(|t| (std::cmp::Reverse(t.0), self.corner(t.1))));
+        // Among equals, a goal in a corner parks last: its box blocks less there.
+        per_goal.sort_by_key(|cells| cells.first().map(|t| (std::cmp::Reverse(t.0), b.corner(t.1))));
         tries.extend(per_goal.into_iter().flatten());
         for (_, g, x, player) in tries {
             let (g_, x_) = (g as usize, x as usize);

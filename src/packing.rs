@@ -36,13 +36,15 @@ pub struct Packing {
     third_plan: OnceCell<Option<Plan>>,
 }
 
-/// Which of a level's plans a plan phase follows; a level without the second or third
-/// has its first followed instead.
+/// Which of a level's plans a plan phase follows. The plans are the first, then the second
+/// and the third where the level has them (each unlike those before it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlanChoice {
     First,
-    Second,
-    Third,
+    /// The last plan found: the third, else the second, else the first.
+    Last,
+    /// The plan before the last: the second where a third follows it, else the first.
+    BeforeLast,
 }
 
 impl Packing {
@@ -55,14 +57,23 @@ impl Packing {
             + self.plan.as_ref().map_or(0, Plan::heap_bytes) * 3
     }
 
-    /// The plan a phase follows: the one it asks for, else the first.
+    /// The plan a phase follows, found when a phase first asks for it.
     pub fn plan_for(&self, board: &Board, choice: PlanChoice) -> Option<&Plan> {
         let first = self.plan.as_ref()?;
-        let second = || self.second_plan.get_or_init(|| Plan::second(board, first)).as_ref();
+        let later = || {
+            let second = self.second_plan.get_or_init(|| Plan::second(board, first)).as_ref();
+            (second, self.third_plan.get_or_init(|| Plan::third(board, first, second)).as_ref())
+        };
         let chosen = match choice {
             PlanChoice::First => None,
-            PlanChoice::Second => second(),
-            PlanChoice::Third => self.third_plan.get_or_init(|| Plan::third(board, first, second())).as_ref(),
+            PlanChoice::Last => {
+                let (second, third) = later();
+                third.or(second)
+            }
+            PlanChoice::BeforeLast => {
+                let (second, third) = later();
+                third.and(second)
+            }
         };
         chosen.or(Some(first))
     }
@@ -370,5 +381,37 @@ mod tests {
         assert!(start.elapsed().as_secs_f64() < 3.0, "took {:?}", start.elapsed());
         // Whatever was found, an order is either complete or absent.
         assert!(p.order.iter().all(|o| o.is_empty() || o.len() == 64));
+    }
+
+    #[test]
+    fn phases_follow_the_last_plan_or_the_one_before_it() {
+        let parks = |plan: &Plan| plan.dest.iter().any(|&d| d != NONE);
+        let is = |a: Option<&Plan>, b: &Plan| a.is_some_and(|a| std::ptr::eq(a, b));
+        // Two goals wall the two areas off from each other: by YASS's rules for parking too,
+        // one box parks first (the third plan); by the others, each goal's box is taken
+        // straight off (the first plan, and the second again: there is none).
+        let b = Board::from_text("###########\n#    #    #\n# $  .  $ #\n#    .    #\n#@   #    #\n###########\n");
+        let p = Packing::analyse(&b);
+        let first = p.plan.as_ref().unwrap();
+        assert!(is(p.plan_for(&b, PlanChoice::First), first));
+        let third = p.plan_for(&b, PlanChoice::Last).unwrap();
+        assert!(parks(third) && !parks(first));
+        assert!(p.second_plan.get().unwrap().is_none());
+        assert!(is(p.plan_for(&b, PlanChoice::BeforeLast), first));
+        // A level with three plans: the second comes before the last.
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/samples/xsokoban90/xsokoban89.txt"));
+        let b = Board::from_text(&text.unwrap());
+        let p = Packing::analyse(&b);
+        let last = p.plan_for(&b, PlanChoice::Last);
+        let (second, third) = (p.second_plan.get().unwrap().as_ref(), p.third_plan.get().unwrap().as_ref());
+        assert!(is(last, third.unwrap()));
+        assert!(is(p.plan_for(&b, PlanChoice::BeforeLast), second.unwrap()));
+        // A level with one plan follows it in every phase.
+        let b = Board::from_text("##########\n#@ $$$...#\n##########\n");
+        let p = Packing::analyse(&b);
+        let first = p.plan.as_ref().unwrap();
+        for choice in [PlanChoice::First, PlanChoice::Last, PlanChoice::BeforeLast] {
+            assert!(is(p.plan_for(&b, choice), first));
+        }
     }
 }

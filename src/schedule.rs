@@ -103,20 +103,20 @@ pub const TABLE: [Phase; 13] = [
     plan_phase("plan by whole box moves", BY_PLAN_WHOLE, Some(WORK[1])),
     // The same, every other turn given to the most packed cell (FESS's packing search
     // alternates so): greedier, it solves other levels, and some the first one misses.
-    // It follows the second plan, by YASS's rules for taking boxes off: each plan solves
-    // levels the other misses, and this phase solves the most of them.
+    // It follows the level's last plan, by YASS's rules (for parking too where they make
+    // a third plan): each plan solves levels the others miss, and this phase the most.
     plan_phase(
         "plan by whole box moves, best cells",
-        Switches { best_cells: true, plan: PlanChoice::Second, ..BY_PLAN_WHOLE },
+        Switches { best_cells: true, plan: PlanChoice::Last, ..BY_PLAN_WHOLE },
         Some(WORK[2]),
     ),
     // The first of these again, its order perturbed: which search solves a level is
     // chaotic, and of the plan phases these two solve the most levels for their work,
     // most of them within a third of it, so a shorter copy going another way solves others.
-    // It follows the third plan, by YASS's rules for parking too, where the level has one.
+    // It follows the plan before the last (the second, where the level has a third).
     plan_phase(
         "plan by whole box moves, seeded",
-        Switches { seed: 1, plan: PlanChoice::Third, ..BY_PLAN_WHOLE },
+        Switches { seed: 1, plan: PlanChoice::BeforeLast, ..BY_PLAN_WHOLE },
         Some(WORK[3]),
     ),
     // On planned levels, the plan's feature cells by single pushes, best cells' turns
@@ -298,6 +298,11 @@ mod tests {
             assert_eq!(best, if plan { vec![2, 4] } else { vec![] });
             let seeded: Vec<usize> = (0..phases.len()).filter(|&i| phases[i].switches.seed != 0).collect();
             assert_eq!(seeded, if plan { vec![3] } else { vec![] });
+            // The best cells' phase by whole box moves follows the level's last plan, the
+            // seeded one the plan before it; the rest the first.
+            let chosen: Vec<PlanChoice> = by_plan.iter().map(|&i| phases[i].switches.plan).collect();
+            let (first, last, before) = (PlanChoice::First, PlanChoice::Last, PlanChoice::BeforeLast);
+            assert_eq!(chosen, if plan { vec![first, last, before, first, first] } else { vec![] });
             let features = phases.iter().position(|p| p.forward.0 == Priority::Features);
             assert_eq!(features, (weights && !planned).then_some(4));
             // The phases on every level: two searches by single pushes, the first one

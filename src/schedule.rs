@@ -103,8 +103,8 @@ pub const TABLE: [Phase; 13] = [
     plan_phase("plan by whole box moves", BY_PLAN_WHOLE, Some(WORK[1])),
     // The same, every other turn given to the most packed cell (FESS's packing search
     // alternates so): greedier, it solves other levels, and some the first one misses.
-    // It follows the level's last plan, by YASS's rules (for parking too where they make
-    // a third plan): each plan solves levels the others miss, and this phase the most.
+    // It follows the level's last plan (`PlanChoice::Last`: the third, by all of YASS's
+    // rules, else the second): each plan solves levels the others miss, this phase the most.
     plan_phase(
         "plan by whole box moves, best cells",
         Switches { best_cells: true, plan: PlanChoice::Last, ..BY_PLAN_WHOLE },

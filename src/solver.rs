@@ -256,8 +256,9 @@ fn phases_for(packing: &Packing, options: &Options) -> Vec<Phase> {
 /// Run `phases` (see `phases_for`) in order; a proof of unsolvability from any of them is
 /// final. Phases whose backward sides would search alike (the same ranking) share one.
 /// Each forward side takes over what the last one proved (`search::Lessons`), so the
-/// corral searches are not made again, the search itself unchanged. Some phases run a
-/// second backward side beside the shared one (`Phase::second_backward`).
+/// corral searches are not made again; the box sets learned dead prune sooner than the
+/// phase would learn them, which changes its course. Some phases run a second backward
+/// side beside the shared one (`Phase::second_backward`).
 /// Also returns the forward position with the most boxes on goals that a phase stored
 /// (boxes, player).
 fn portfolio(

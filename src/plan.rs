@@ -372,9 +372,10 @@ impl Peel<'_> {
         let all_on_starts = boxes.iter().all(|&c| self.is_start[c as usize] && !self.used_start[c as usize]);
         let mut removed = Vec::new();
         // By YASS's parking rules, none while the player has not seen every start.
-        let movable: Vec<Cell> = match self.yass_parking && self.unseen > 0 {
-            true => Vec::new(),
-            false => boxes.iter().copied().filter(|&c| !goals_left || self.from_goal[c as usize] == NONE).collect(),
+        let movable: Vec<Cell> = if self.yass_parking && self.unseen > 0 {
+            Vec::new()
+        } else {
+            boxes.iter().copied().filter(|&c| !goals_left || self.from_goal[c as usize] == NONE).collect()
         };
         // YASS parks the boxes of goals filled from small areas before it takes any off.
         let mut small = Vec::new();
@@ -520,9 +521,14 @@ impl Plan {
             + self.ends.capacity() * 8
     }
 
+    /// Are there few enough goals for a plan, and more than one? Every plan asks.
+    fn sized_for(board: &Board) -> bool {
+        (2..=PLAN_MAX_BOXES).contains(&board.goals.len())
+    }
+
     /// The plan of `board`, or `None` when neither peeling finds one within its work.
     pub fn find(board: &Board) -> Option<Plan> {
-        if !(2..=PLAN_MAX_BOXES).contains(&board.goals.len()) {
+        if !Plan::sized_for(board) {
             return None;
         }
         let searched = || crate::plan_search::find(board, PLAN_SEARCH_WORK).map(|ops| (ops, "plan search"));
@@ -552,7 +558,7 @@ impl Plan {
     /// boxes off (`Peel::yass`), else the plan search (when the first plan is not its);
     /// `None` when that is the first plan again. Each plan solves levels the other misses.
     pub fn second(board: &Board, first: &Plan) -> Option<Plan> {
-        if !(2..=PLAN_MAX_BOXES).contains(&board.goals.len()) {
+        if !Plan::sized_for(board) {
             return None;
         }
         let peeled = Plan::peeled_by(board, Rules::YassTakeOff);
@@ -571,7 +577,7 @@ impl Plan {
     /// a goal room's doors lead to areas joined only through the room, only these rules
     /// keep the first boxes taken off from using up the starts of the player's area.
     pub fn third(board: &Board, first: &Plan, second: Option<&Plan>) -> Option<Plan> {
-        if !(2..=PLAN_MAX_BOXES).contains(&board.goals.len()) {
+        if !Plan::sized_for(board) {
             return None;
         }
         let (ops, source) = Plan::peeled_by(board, Rules::Yass)?;

@@ -815,6 +815,65 @@ impl Plan {
         }
         (filled, 0)
     }
+
+    /// `progress` of a parent, kept in `memo` for its children (`child_progress`).
+    pub fn remember_progress(&self, memo: &mut Progress, boxes: &[Cell], occ: impl Fn(Cell) -> bool) -> usize {
+        let targets = self.phase_targets(&occ);
+        memo.filled = (0..targets.start).count() + targets.clone().filter(|&i| self.filled(i, &occ)).count();
+        memo.empty.clear();
+        memo.empty.extend(targets.clone().filter(|&i| !occ(self.cells[i])));
+        memo.open = !targets.is_empty();
+        memo.best = (FAR, usize::MAX);
+        memo.second = FAR;
+        let n = self.index.len();
+        for (k, &b) in boxes.iter().enumerate() {
+            if (self.index[b as usize].min(self.parking_index[b as usize]) as usize) < targets.end {
+                continue; // not free: it stays where it is
+            }
+            let d = memo.empty.iter().map(|&i| self.rows[i * n + b as usize]).fold(FAR, u16::min);
+            if d < memo.best.0 {
+                memo.second = memo.best.0;
+                memo.best = (d, k);
+            } else if d < memo.second {
+                memo.second = d;
+            }
+        }
+        memo.filled
+    }
+
+    /// `progress` of a child of the position in `memo` whose box `slot` moved from `from`
+    /// to `to`, in time of `to`'s distances alone; `None` when either cell holds a target,
+    /// which may change what is filled (ask `progress` then). Each child of a whole box
+    /// move would otherwise measure every free box against every empty target again.
+    pub fn child_progress(&self, memo: &Progress, slot: usize, from: Cell, to: Cell) -> Option<(usize, usize)> {
+        let no_target = |c: Cell| self.index[c as usize] == u16::MAX && self.parking_index[c as usize] == u16::MAX;
+        if !(no_target(from) && no_target(to)) {
+            return None;
+        }
+        if !memo.open {
+            return Some((memo.filled, 0));
+        }
+        // The moved box was free at `from` and is free at `to`: the other free boxes keep
+        // their distances.
+        let others = if memo.best.1 == slot { memo.second } else { memo.best.0 };
+        let n = self.index.len();
+        let near = memo.empty.iter().map(|&i| self.rows[i * n + to as usize]).fold(others, u16::min);
+        let near = if near == FAR { 2 * TARGET_WEIGHT } else { near as usize };
+        Some((memo.filled, (self.cells.len() - memo.filled) * TARGET_WEIGHT + near))
+    }
+}
+
+/// A position's progress along a plan, as `Plan::remember_progress` leaves it: its
+/// targets filled, the empty targets of the first phase not yet filled (`open`: there is
+/// one), and the least distance of a free box to those (with the box's slot) and the
+/// least of the other free boxes.
+#[derive(Default)]
+pub struct Progress {
+    filled: usize,
+    empty: Vec<usize>,
+    open: bool,
+    best: (u16, usize),
+    second: u16,
 }
 
 #[cfg(test)]
@@ -956,6 +1015,53 @@ mod tests {
             checked > 100 && stranded > 10 && checked - stranded > 10 && parked > 0 && repaired > 50,
             "{checked} {stranded} {parked} {repaired}"
         );
+    }
+
+    /// A child's progress from its parent's (`child_progress`) is the one `progress`
+    /// measures afresh, for every box moved to every free cell, whenever it answers.
+    #[test]
+    fn a_childs_progress_from_its_parents_is_its_own() {
+        let mut rooms = crate::testing::Rooms::new(5);
+        let (mut answered, mut asked, mut measured) = (0, 0, 0);
+        let mut memo = Progress::default();
+        for _ in 0..200 {
+            let Some((b, _)) = rooms.room(7, 4, 7, 14, b"$$$$....@") else { continue };
+            let Some(plan) = Plan::find(&b) else { continue };
+            let second = Plan::second(&b, &plan);
+            for plan in std::iter::once(&plan).chain(&second) {
+                // Boxes anywhere, often on the plan's targets.
+                let mut cells: Vec<Cell> = (0..b.n as Cell).collect();
+                let mut boxes: Vec<Cell> = Vec::new();
+                while boxes.len() < b.goals.len() {
+                    let c = if rooms.below(2) == 0 {
+                        plan.cells[rooms.below(plan.cells.len() as u64) as usize]
+                    } else {
+                        cells[rooms.below(cells.len() as u64) as usize]
+                    };
+                    if !boxes.contains(&c) {
+                        boxes.push(c);
+                    }
+                }
+                cells.retain(|c| !boxes.contains(c));
+                let occ = |c: Cell| boxes.contains(&c);
+                let filled = plan.remember_progress(&mut memo, &boxes, occ);
+                assert_eq!(filled, plan.progress(b.n, &boxes, occ).0);
+                for slot in 0..boxes.len() {
+                    for &to in &cells {
+                        let from = boxes[slot];
+                        asked += 1;
+                        let Some(got) = plan.child_progress(&memo, slot, from, to) else { continue };
+                        answered += 1;
+                        let mut child = boxes.clone();
+                        child[slot] = to;
+                        let want = plan.progress(b.n, &child, |c| child.contains(&c));
+                        assert_eq!(got, want, "{boxes:?} box {slot} to {to}");
+                        measured += (want.1 % TARGET_WEIGHT != 0) as usize;
+                    }
+                }
+            }
+        }
+        assert!(answered > 500 && asked > answered && measured > 300, "{answered} of {asked} ({measured})");
     }
 
     #[test]

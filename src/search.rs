@@ -19,7 +19,7 @@ use crate::corral::Corral;
 use crate::limits::{DEADLINE_CHECK_BOXES, DEADLINE_CHECK_CELLS, PACKING_MACRO_MAX_CELLS};
 use crate::open::{Alternation, BucketQueue, FeatureQueue, Features, Open};
 use crate::packing::{Packing, PlanChoice};
-use crate::plan::{Plan, Strands};
+use crate::plan::{Plan, Progress, Strands};
 use crate::reach::{Areas, Reach};
 use crate::state::{move_box, Push, Via, Zobrist};
 use crate::table::{Probe, Table, NO_PARENT};
@@ -483,6 +483,8 @@ pub struct Side<'a> {
     subtree: Vec<u8>,
     learn_work: u64,
     parent_plan: (usize, bool),
+    /// The expanding node's progress along the plan, which most children share.
+    progress: Progress,
     /// The check's working space, and whether it holds the expanding node's matching.
     strands: Strands,
     strands_ready: bool,
@@ -560,6 +562,7 @@ impl<'a> Side<'a> {
             subtree: Vec::new(),
             learn_work: 0,
             parent_plan: (0, false),
+            progress: Progress::default(),
             strands: Strands::default(),
             strands_ready: false,
             dive_rank: Vec::new(),

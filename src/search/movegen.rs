@@ -110,7 +110,7 @@ impl<'a> Side<'a> {
         self.advice.expanding(node, &self.table, &self.pos.boxes);
         if let Some(plan) = self.plan {
             let occ = &self.pos.occupied;
-            let filled = plan.progress(self.cx.board.n, &self.pos.boxes, |x| occ[x as usize]).0;
+            let filled = plan.remember_progress(&mut self.progress, &self.pos.boxes, |x| occ[x as usize]);
             self.parent_plan = (filled, self.stranded.get(node as usize).copied().unwrap_or(false));
             self.strands_ready = false;
         }
@@ -443,7 +443,9 @@ impl<'a> Side<'a> {
             Some(plan) => {
                 let (occ, from, to) = (&self.pos.occupied, c.from, c.to);
                 let child_occ = |x: Cell| x == to || x != from && occ[x as usize];
-                let (f, r) = plan.progress(self.cx.board.n, &self.pos.key[..nb], child_occ);
+                let (f, r) = plan
+                    .child_progress(&self.progress, c.slot, from, to)
+                    .unwrap_or_else(|| plan.progress(self.cx.board.n, &self.pos.key[..nb], child_occ));
                 // Whether the order walls a box off changes only with the targets filled.
                 stranded = if f != self.parent_plan.0 {
                     // The parent's matching, made once for all its children that need it.

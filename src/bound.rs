@@ -4,6 +4,8 @@
 //!
 //! A push moves one box, which changes one row of the cost matrix, so a child's matching
 //! is its parent's with that row re-inserted: one augmentation, O(n^2) instead of O(n^3).
+//! A box moved whole has dozens of children, each a new row in place of the same one:
+//! one Dijkstra over the columns prices them all, O(n) each (`release_costs`).
 //! No perfect matching on finite distances means the position is a deadlock.
 
 /// Cost of an impossible pairing; large enough to dominate, small enough not to overflow.
@@ -106,29 +108,18 @@ impl Matching {
     /// afterwards. The costs are read from `parent` and `costs`: copying the matrix for
     /// every child was a few percent of the search.
     pub fn changed_row_cost(&mut self, parent: &Matching, row: usize, costs: &[i32]) -> i32 {
+        match parent.kept_column_cost(row, costs) {
+            Some(cost) => cost,
+            None => self.repaired_row_cost(parent, row, costs),
+        }
+    }
+
+    /// `changed_row_cost` by an augmentation, whatever column the row gets.
+    pub fn repaired_row_cost(&mut self, parent: &Matching, row: usize, costs: &[i32]) -> i32 {
         let n = self.n;
         let r = row + 1;
         let view = Costs { n, cost: &parent.cost, changed: r, row: costs };
-        // Column 0 is the algorithm's scratch slot and may still name the row.
-        let column = (1..=n).find(|&j| parent.col_row[j] == r);
-        if let Some(j) = column {
-            // Most pushes keep a box headed for the same target. If that column is still
-            // among the row's cheapest under the column potentials, the row keeps it with
-            // u = that reduced cost: every other row is untouched, so the duals stay
-            // feasible and tight on the matching, which is therefore still optimal. Only
-            // the row's own pair changed, so the parent's sum gives the cost (on levels
-            // with a hundred boxes, summing every column and copying the parent's
-            // potentials for it took a quarter of the time). A parent at or past
-            // `IMPOSSIBLE` may have saturated its sum: that one is summed afresh.
-            let cheapest = cheapest_reduced(costs, &parent.v);
-            if costs[j - 1] - parent.v[j] == cheapest {
-                if parent.sum < IMPOSSIBLE {
-                    let old = parent.cost[(r - 1) * n + (j - 1)].min(IMPOSSIBLE);
-                    return parent.sum - old + costs[j - 1].min(IMPOSSIBLE);
-                }
-                return parent.total(view);
-            }
-        }
+        let column = parent.column_of(r);
         self.u.copy_from_slice(&parent.u);
         self.v.copy_from_slice(&parent.v);
         self.col_row.copy_from_slice(&parent.col_row);
@@ -144,6 +135,88 @@ impl Matching {
             None => self.insert_row(view, r, 0),
         }
         self.total(view)
+    }
+
+    /// The 1-based column matched to 1-based row `r`. Column 0 is the algorithm's
+    /// scratch slot and may still name the row.
+    fn column_of(&self, r: usize) -> Option<usize> {
+        (1..=self.n).find(|&j| self.col_row[j] == r)
+    }
+
+    /// `changed_row_cost` where the row keeps its column, without a repair; `None` where
+    /// it may not. Most pushes keep a box headed for the same target. If that column is
+    /// still among the row's cheapest under the column potentials, the row keeps it with
+    /// u = that reduced cost: every other row is untouched, so the duals stay feasible
+    /// and tight on the matching, which is therefore still optimal. Only the row's own
+    /// pair changed, so the parent's sum gives the cost (on levels with a hundred boxes,
+    /// summing every column and copying the parent's potentials for it took a quarter of
+    /// the time). A parent at or past `IMPOSSIBLE` may have saturated its sum: that one
+    /// is summed afresh.
+    pub fn kept_column_cost(&self, row: usize, costs: &[i32]) -> Option<i32> {
+        let (n, r) = (self.n, row + 1);
+        let j = self.column_of(r)?;
+        if costs[j - 1] - self.v[j] != cheapest_reduced(costs, &self.v) {
+            return None;
+        }
+        if self.sum < IMPOSSIBLE {
+            let old = self.cost[(r - 1) * n + (j - 1)].min(IMPOSSIBLE);
+            return Some(self.sum - old + costs[j - 1].min(IMPOSSIBLE));
+        }
+        Some(self.total(Costs { n, cost: &self.cost, changed: r, row: costs }))
+    }
+
+    /// For many children that each put a new row in place of row `row` (0-based): per
+    /// column j, the least reduced cost of moving the other rows along alternating paths
+    /// so that j is given up and the row's old column taken instead (0 for that column),
+    /// by one Dijkstra from the old column, into `release`. With it `cost_with_row`
+    /// prices a new row in one pass over the columns, where `changed_row_cost` runs an
+    /// augmentation per row. False (and `release` unusable) if the matching is not one
+    /// such pricing is exact for: impossible, or the row unmatched.
+    pub fn release_costs(&mut self, row: usize, release: &mut Vec<i64>) -> bool {
+        let n = self.n;
+        release.clear();
+        release.resize(n + 1, i64::MAX);
+        let Some(j0) = self.column_of(row + 1).filter(|_| self.sum < IMPOSSIBLE) else { return false };
+        let done = &mut self.row_done;
+        done.iter_mut().for_each(|d| *d = false);
+        release[j0] = 0;
+        let mut settled = j0;
+        loop {
+            done[settled] = true;
+            let (base, v) = (release[settled], self.v[settled] as i64);
+            let mut next = (i64::MAX, 0);
+            for j in (1..=n).filter(|&j| !done[j]) {
+                // Column j's row moves over to the column just settled.
+                let i = self.col_row[j];
+                if i == 0 {
+                    continue;
+                }
+                let reduced = self.cost[(i - 1) * n + (settled - 1)] as i64 - self.u[i] as i64 - v;
+                release[j] = release[j].min(base + reduced);
+                next = next.min((release[j], j));
+            }
+            if next.1 == 0 || next.0 == i64::MAX {
+                return true;
+            }
+            settled = next.1;
+        }
+    }
+
+    /// The cost of the matching with row `row` (0-based) replaced by `costs`, from its
+    /// `release_costs`: the parent's sum without the row's old pair, plus the cheapest
+    /// column for the new row counting what giving it up costs the others. At least
+    /// `IMPOSSIBLE` is reported as `IMPOSSIBLE`.
+    pub fn cost_with_row(&self, row: usize, release: &[i64], costs: &[i32]) -> i32 {
+        let n = self.n;
+        let Some(j0) = self.column_of(row + 1) else { return IMPOSSIBLE };
+        let best = (1..=n)
+            .filter(|&j| release[j] != i64::MAX)
+            .map(|j| costs[j - 1] as i64 - self.v[j] as i64 + release[j])
+            .min()
+            .unwrap_or(i64::MAX / 2);
+        let old = self.cost[row * n + (j0 - 1)] as i64;
+        let total = self.sum as i64 - old + self.v[j0] as i64 + best;
+        total.min(IMPOSSIBLE as i64) as i32
     }
 
     /// Re-solve for rows that are mostly the old ones in a new order: new row `k` (0-based)
@@ -369,6 +442,7 @@ mod tests {
     #[test]
     fn chains_of_repairs_stay_optimal() {
         let mut seed = 11;
+        let mut release = Vec::new();
         for n in [2, 5, 7, 12, 30] {
             let mut m = Matching::new(n);
             let mut scratch = Matching::new(n);
@@ -393,6 +467,9 @@ mod tests {
                 fresh.cost = full.clone();
                 let want = if n <= 7 { brute(n, &full) } else { fresh.solve() };
                 assert_eq!(got, want);
+                // Priced from the release costs instead, as a parent's many children are.
+                assert!(m.release_costs(row, &mut release));
+                assert_eq!(m.cost_with_row(row, &release, &costs), want.min(IMPOSSIBLE));
                 // The next parent: this child, rebased from its parent as the search does.
                 let old_row: Vec<Option<usize>> = (0..n).map(|k| (k != row).then_some(k)).collect();
                 let mut new_rows = vec![0; n * n];
@@ -439,6 +516,43 @@ mod tests {
                 assert!(m.potentials_are_small());
             }
         }
+    }
+
+    /// Many rows in place of one, each priced from the row's release costs, cost what
+    /// brute force says (at least `IMPOSSIBLE` as `IMPOSSIBLE`), impossible pairs too.
+    #[test]
+    fn rows_priced_by_release_costs_match_brute_force() {
+        let mut seed = 5;
+        let mut release = Vec::new();
+        let mut priced = 0;
+        for n in 1..=6 {
+            for _ in 0..40 {
+                let mut m = Matching::new(n);
+                for c in m.cost.iter_mut() {
+                    let x = lcg(&mut seed);
+                    *c = if x == 12 { IMPOSSIBLE } else { x };
+                }
+                let row = lcg(&mut seed) as usize % n;
+                if m.solve() >= IMPOSSIBLE {
+                    assert!(!m.release_costs(row, &mut release));
+                    continue;
+                }
+                assert!(m.release_costs(row, &mut release));
+                for _ in 0..10 {
+                    let costs: Vec<i32> = (0..n)
+                        .map(|_| match lcg(&mut seed) {
+                            12 => IMPOSSIBLE,
+                            x => x,
+                        })
+                        .collect();
+                    let mut full = m.cost.clone();
+                    full[row * n..(row + 1) * n].copy_from_slice(&costs);
+                    assert_eq!(m.cost_with_row(row, &release, &costs), brute(n, &full).min(IMPOSSIBLE));
+                    priced += 1;
+                }
+            }
+        }
+        assert!(priced > 1000, "{priced}");
     }
 
     #[test]

@@ -39,6 +39,13 @@ pub(super) struct Bound<'a> {
     fresh: Vec<i32>,
     /// One box's costs to every target.
     row: Vec<i32>,
+    /// The parent's release costs (`Matching::release_costs`) for the box in slot
+    /// `released`, made at its second child that needs a repair: a box moved whole has
+    /// dozens of children, each then priced in one pass. `repaired`: the slot of the last
+    /// child repaired.
+    release: Vec<i64>,
+    released: Option<(usize, bool)>,
+    repaired: Option<usize>,
 }
 
 /// More moved boxes than this and the parent's matching is solved afresh (an
@@ -90,6 +97,9 @@ impl<'a> Bound<'a> {
             old_row: vec![None; nboxes],
             fresh: vec![0; nboxes * nboxes],
             row: vec![0; nboxes],
+            release: Vec::new(),
+            released: None,
+            repaired: None,
         }
     }
 
@@ -135,6 +145,7 @@ impl<'a> Bound<'a> {
             return self.nearest_sum(boxes.iter().copied());
         }
         let n = self.nboxes;
+        (self.released, self.repaired) = (None, None);
         self.closest_matching(boxes);
         if let Some(h) = self.repair_parent_match(boxes) {
             return h;
@@ -152,7 +163,17 @@ impl<'a> Bound<'a> {
     pub fn of_child(&mut self, boxes: &[Cell], slot: usize, to: Cell) -> i32 {
         if self.matching {
             self.fill_row(to);
-            self.child_match.changed_row_cost(&self.parent_match, slot, &self.row)
+            if let Some(cost) = self.parent_match.kept_column_cost(slot, &self.row) {
+                return cost;
+            }
+            if self.repaired == Some(slot) && self.released.map_or(true, |(s, _)| s != slot) {
+                self.released = Some((slot, self.parent_match.release_costs(slot, &mut self.release)));
+            }
+            if self.released == Some((slot, true)) {
+                return self.parent_match.cost_with_row(slot, &self.release, &self.row);
+            }
+            self.repaired = Some(slot);
+            self.child_match.repaired_row_cost(&self.parent_match, slot, &self.row)
         } else {
             let moved = boxes.iter().enumerate().map(|(i, &b)| if i == slot { to } else { b });
             self.nearest_sum(moved)

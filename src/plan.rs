@@ -819,7 +819,7 @@ impl Plan {
     /// `progress` of a parent, kept in `memo` for its children (`child_progress`).
     pub fn remember_progress(&self, memo: &mut Progress, boxes: &[Cell], occ: impl Fn(Cell) -> bool) -> usize {
         let targets = self.phase_targets(&occ);
-        memo.filled = (0..targets.start).count() + targets.clone().filter(|&i| self.filled(i, &occ)).count();
+        memo.filled = targets.start + targets.clone().filter(|&i| self.filled(i, &occ)).count();
         memo.empty.clear();
         memo.empty.extend(targets.clone().filter(|&i| !occ(self.cells[i])));
         memo.open = !targets.is_empty();

@@ -405,16 +405,21 @@ mod tests {
         ((*seed >> 33) % 13) as i32
     }
 
+    /// A cost of 0 to 11, or `IMPOSSIBLE` one time in 13.
+    fn cost_or_impossible(seed: &mut u64) -> i32 {
+        match lcg(seed) {
+            12 => IMPOSSIBLE,
+            x => x,
+        }
+    }
+
     #[test]
     fn matches_brute_force_and_incremental_agrees() {
         let mut seed = 7;
         for n in 1..=6 {
             for _ in 0..40 {
                 let mut m = Matching::new(n);
-                for c in m.cost.iter_mut() {
-                    let x = lcg(&mut seed);
-                    *c = if x == 12 { IMPOSSIBLE } else { x };
-                }
+                m.cost.iter_mut().for_each(|c| *c = cost_or_impossible(&mut seed));
                 let want = brute(n, &m.cost);
                 assert_eq!(m.solve(), want);
                 let row = (lcg(&mut seed) as usize) % n;
@@ -487,10 +492,7 @@ mod tests {
         let mut seed = 3;
         for n in 1..=6 {
             let mut m = Matching::new(n);
-            for c in m.cost.iter_mut() {
-                let x = lcg(&mut seed);
-                *c = if x == 12 { IMPOSSIBLE } else { x };
-            }
+            m.cost.iter_mut().for_each(|c| *c = cost_or_impossible(&mut seed));
             m.solve();
             // One matching repaired again and again, as a search does.
             for _ in 0..300 {
@@ -528,10 +530,7 @@ mod tests {
         for n in 1..=6 {
             for _ in 0..40 {
                 let mut m = Matching::new(n);
-                for c in m.cost.iter_mut() {
-                    let x = lcg(&mut seed);
-                    *c = if x == 12 { IMPOSSIBLE } else { x };
-                }
+                m.cost.iter_mut().for_each(|c| *c = cost_or_impossible(&mut seed));
                 let row = lcg(&mut seed) as usize % n;
                 if m.solve() >= IMPOSSIBLE {
                     assert!(!m.release_costs(row, &mut release));
@@ -539,12 +538,7 @@ mod tests {
                 }
                 assert!(m.release_costs(row, &mut release));
                 for _ in 0..10 {
-                    let costs: Vec<i32> = (0..n)
-                        .map(|_| match lcg(&mut seed) {
-                            12 => IMPOSSIBLE,
-                            x => x,
-                        })
-                        .collect();
+                    let costs: Vec<i32> = (0..n).map(|_| cost_or_impossible(&mut seed)).collect();
                     let mut full = m.cost.clone();
                     full[row * n..(row + 1) * n].copy_from_slice(&costs);
                     assert_eq!(m.cost_with_row(row, &release, &costs), brute(n, &full).min(IMPOSSIBLE));

@@ -801,19 +801,29 @@ impl Plan {
                 filled += self.filled(i, &occ) as usize;
             }
             if filled - before < end - start {
-                // Boxes on targets of this phase or earlier ones stay; the others come.
-                let free = |b: &&Cell| (self.index[**b as usize].min(self.parking_index[**b as usize]) as usize) >= end;
                 let mut near = FAR;
                 for i in (start..end).filter(|&i| !occ(self.cells[i])) {
                     let row = &self.rows[i * n..(i + 1) * n];
-                    near = boxes.iter().filter(free).map(|&b| row[b as usize]).fold(near, u16::min);
+                    near = boxes.iter().filter(|&&b| self.free(b, end)).map(|&b| row[b as usize]).fold(near, u16::min);
                 }
-                let near = if near == FAR { 2 * TARGET_WEIGHT } else { near as usize };
-                return (filled, (self.cells.len() - filled) * TARGET_WEIGHT + near);
+                return (filled, self.rank(filled, near));
             }
             start = end;
         }
         (filled, 0)
+    }
+
+    /// Is the box on `b` free to come to the targets of a phase that ends at `end`? Boxes on
+    /// targets of that phase or earlier ones stay; the others come.
+    fn free(&self, b: Cell, end: usize) -> bool {
+        (self.index[b as usize].min(self.parking_index[b as usize]) as usize) >= end
+    }
+
+    /// `progress`'s rank of a position with `filled` targets filled in order and the
+    /// nearest free box `near` pushes from an empty target of the open phase.
+    fn rank(&self, filled: usize, near: u16) -> usize {
+        let near = if near == FAR { 2 * TARGET_WEIGHT } else { near as usize };
+        (self.cells.len() - filled) * TARGET_WEIGHT + near
     }
 
     /// `progress` of a parent, kept in `memo` for its children (`child_progress`).
@@ -826,10 +836,7 @@ impl Plan {
         memo.best = (FAR, usize::MAX);
         memo.second = FAR;
         let n = self.index.len();
-        for (k, &b) in boxes.iter().enumerate() {
-            if (self.index[b as usize].min(self.parking_index[b as usize]) as usize) < targets.end {
-                continue; // not free: it stays where it is
-            }
+        for (k, &b) in boxes.iter().enumerate().filter(|&(_, &b)| self.free(b, targets.end)) {
             let d = memo.empty.iter().map(|&i| self.rows[i * n + b as usize]).fold(FAR, u16::min);
             if d < memo.best.0 {
                 memo.second = memo.best.0;
@@ -858,8 +865,7 @@ impl Plan {
         let others = if memo.best.1 == slot { memo.second } else { memo.best.0 };
         let n = self.index.len();
         let near = memo.empty.iter().map(|&i| self.rows[i * n + to as usize]).fold(others, u16::min);
-        let near = if near == FAR { 2 * TARGET_WEIGHT } else { near as usize };
-        Some((memo.filled, (self.cells.len() - memo.filled) * TARGET_WEIGHT + near))
+        Some((memo.filled, self.rank(memo.filled, near)))
     }
 }
 

@@ -473,6 +473,8 @@ pub struct Side<'a> {
     /// Forward only: the `WAYPOINTS` stored nodes with the most boxes on target (the first
     /// found among equals), with those counts.
     most_packed: Vec<(u32, u16)>,
+    /// Once they are `WAYPOINTS`: where the first of the least packed of them is, and its count.
+    least_packed: (usize, u16),
     /// Per node under a plan: the plan's order walls some box off (`Plan::stranded`), one
     /// byte a node outside the table's budget, as the advisor weights; and the expanding
     /// node's targets filled in plan order and that flag.
@@ -558,6 +560,7 @@ impl<'a> Side<'a> {
             pos: Position::new(board.n, nboxes),
             macros: Macros::new(board.n, forward && switches.packing_macro),
             most_packed: Vec::new(),
+            least_packed: (0, 0),
             stranded: Vec::new(),
             subtree: Vec::new(),
             learn_work: 0,

@@ -398,10 +398,12 @@ impl<'a> Side<'a> {
     /// expansion (the sides met, or the table is full).
     fn emit(&mut self, c: &Child, other: Opposite) -> Option<Step> {
         let nb = self.nboxes;
-        let labelled = self.pos.areas.child(self.cx.board, &self.pos.occupied, c.from, c.to, c.player);
-        // Else the moved box's blocks, labelled with it lifted, tell it for a whole box move.
-        let cut = (labelled.is_none() && c.whole_move)
-            .then(|| self.macros.box_path.blocks().without(self.cx.board, c.to, c.player));
+        // A whole box move's child is told by the moved box's blocks, labelled with it
+        // lifted (cheaper than the parent's area labels); a push's mostly by those labels.
+        let labelled = (!c.whole_move)
+            .then(|| self.pos.areas.child(self.cx.board, &self.pos.occupied, c.from, c.to, c.player))
+            .flatten();
+        let cut = c.whole_move.then(|| self.macros.box_path.blocks().without(self.cx.board, c.to, c.player));
         self.pos.child_area = match (labelled, cut) {
             (Some(_), _) => ChildArea::Labelled,
             (None, Some((_, pieces))) => ChildArea::Cut(pieces),
@@ -532,15 +534,21 @@ impl<'a> Side<'a> {
         }
     }
 
-    /// Keep `child` among the nodes with the most boxes on target.
+    /// Keep `child` among the nodes with the most boxes on target: it takes the place of
+    /// the first of the least packed, once they are `WAYPOINTS`. Most children pack no more
+    /// than that one, which is kept at hand (`least_packed`) for them.
     fn note_most_packed(&mut self, child: u32, packed: u16) {
         if self.most_packed.len() < WAYPOINTS {
             self.most_packed.push((child, packed));
+            if self.most_packed.len() == WAYPOINTS {
+                self.least_packed = least_packed(&self.most_packed);
+            }
             return;
         }
-        let (i, &(_, least)) = self.most_packed.iter().enumerate().min_by_key(|(_, &(_, p))| p).unwrap();
+        let (i, least) = self.least_packed;
         if packed > least {
             self.most_packed[i] = (child, packed);
+            self.least_packed = least_packed(&self.most_packed);
         }
     }
 
@@ -583,4 +591,9 @@ impl<'a> Side<'a> {
         };
         self.emit(&child, other)
     }
+}
+
+/// Where the first of the least packed of `nodes` (node, boxes on target) is, and its count.
+fn least_packed(nodes: &[(u32, u16)]) -> (usize, u16) {
+    nodes.iter().enumerate().min_by_key(|(_, &(_, p))| p).map_or((0, 0), |(i, &(_, p))| (i, p))
 }

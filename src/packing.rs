@@ -78,6 +78,21 @@ impl Packing {
         chosen.or(Some(first))
     }
 
+    /// The level's plans other than the one `choice` gives, each once (the second and
+    /// third are found now if no phase asked for them yet).
+    pub fn plans_besides(&self, board: &Board, choice: PlanChoice) -> Vec<&Plan> {
+        let own = self.plan_for(board, choice);
+        let mut others: Vec<&Plan> = Vec::new();
+        for c in [PlanChoice::First, PlanChoice::BeforeLast, PlanChoice::Last] {
+            if let Some(p) = self.plan_for(board, c) {
+                if !own.is_some_and(|o| std::ptr::eq(o, p)) && !others.iter().any(|&q| std::ptr::eq(q, p)) {
+                    others.push(p);
+                }
+            }
+        }
+        others
+    }
+
     /// The second and third plans that phases asked for (for `--stats`).
     pub fn other_plans_found(&self) -> impl Iterator<Item = (&'static str, &Plan)> {
         let second = self.second_plan.get().and_then(Option::as_ref).map(|p| ("second", p));
@@ -413,5 +428,35 @@ mod tests {
         for choice in [PlanChoice::First, PlanChoice::Last, PlanChoice::BeforeLast] {
             assert!(is(p.plan_for(&b, choice), first));
         }
+    }
+
+    /// The plans besides a phase's own are the level's others, each once, in the order
+    /// first, second, third.
+    #[test]
+    fn the_other_plans_are_the_levels_plans_but_the_phases_own() {
+        let same = |a: &[&Plan], b: &[&Plan]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| std::ptr::eq(*x, *y));
+        let level = |text: &str| {
+            let b = Board::from_text(text);
+            let p = Packing::analyse(&b);
+            (b, p)
+        };
+        // Three plans.
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/samples/xsokoban90/xsokoban89.txt"));
+        let (b, p) = level(&text.unwrap());
+        let first = p.plan_for(&b, PlanChoice::First).unwrap();
+        let (second, third) =
+            (p.plan_for(&b, PlanChoice::BeforeLast).unwrap(), p.plan_for(&b, PlanChoice::Last).unwrap());
+        assert!(!std::ptr::eq(first, second) && !std::ptr::eq(second, third) && !std::ptr::eq(first, third));
+        assert!(same(&p.plans_besides(&b, PlanChoice::Last), &[first, second]));
+        assert!(same(&p.plans_besides(&b, PlanChoice::BeforeLast), &[first, third]));
+        assert!(same(&p.plans_besides(&b, PlanChoice::First), &[second, third]));
+        // Two (a first and a third): the one besides the last is the first, and the other way.
+        let (b, p) = level("###########\n#    #    #\n# $  .  $ #\n#    .    #\n#@   #    #\n###########\n");
+        let (first, last) = (p.plan_for(&b, PlanChoice::First).unwrap(), p.plan_for(&b, PlanChoice::Last).unwrap());
+        assert!(same(&p.plans_besides(&b, PlanChoice::Last), &[first]));
+        assert!(same(&p.plans_besides(&b, PlanChoice::First), &[last]));
+        // One: none besides it.
+        let (b, p) = level("##########\n#@ $$$...#\n##########\n");
+        assert!(p.plans_besides(&b, PlanChoice::Last).is_empty());
     }
 }

@@ -826,6 +826,16 @@ impl Plan {
         (self.cells.len() - filled) * TARGET_WEIGHT + near
     }
 
+    /// Of two `progress` results, perhaps by different plans, the one further along: more
+    /// targets filled in order, then the lower rank.
+    pub fn further(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
+        if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+            b
+        } else {
+            a
+        }
+    }
+
     /// `progress` of a parent, kept in `memo` for its children (`child_progress`).
     pub fn remember_progress(&self, memo: &mut Progress, boxes: &[Cell], occ: impl Fn(Cell) -> bool) -> usize {
         let targets = self.phase_targets(&occ);
@@ -1021,6 +1031,17 @@ mod tests {
             checked > 100 && stranded > 10 && checked - stranded > 10 && parked > 0 && repaired > 50,
             "{checked} {stranded} {parked} {repaired}"
         );
+    }
+
+    /// Of two plans' progress, the one with more targets filled counts, then the lower rank.
+    #[test]
+    fn the_plan_further_along_fills_more_then_ranks_lower() {
+        assert_eq!(Plan::further((3, 900), (4, 1200)), (4, 1200));
+        assert_eq!(Plan::further((4, 1200), (3, 900)), (4, 1200));
+        assert_eq!(Plan::further((4, 1200), (4, 1100)), (4, 1100));
+        assert_eq!(Plan::further((4, 1100), (4, 1200)), (4, 1100));
+        // On a tie the first stays: the phase's own plan comes first.
+        assert_eq!(Plan::further((4, 1100), (4, 1100)), (4, 1100));
     }
 
     /// A child's progress from its parent's (`child_progress`) is the one `progress`

@@ -105,9 +105,11 @@ pub const TABLE: [Phase; 13] = [
     // alternates so): greedier, it solves other levels, and some the first one misses.
     // It follows the level's last plan (`PlanChoice::Last`: the third, by all of YASS's
     // rules, else the second): each plan solves levels the others miss, this phase the most.
+    // A node ranks by whichever of the level's plans it follows furthest: with its own plan
+    // alone the phase misses levels the others' guidance solves, and the other way round.
     plan_phase(
         "plan by whole box moves, best cells",
-        Switches { best_cells: true, plan: PlanChoice::Last, ..BY_PLAN_WHOLE },
+        Switches { best_cells: true, plan: PlanChoice::Last, other_plans: true, ..BY_PLAN_WHOLE },
         Some(WORK[2]),
     ),
     // The first of these again, its order perturbed: which search solves a level is
@@ -303,6 +305,9 @@ mod tests {
             let chosen: Vec<PlanChoice> = by_plan.iter().map(|&i| phases[i].switches.plan).collect();
             let (first, last, before) = (PlanChoice::First, PlanChoice::Last, PlanChoice::BeforeLast);
             assert_eq!(chosen, if plan { vec![first, last, before, first, first] } else { vec![] });
+            // Only the best cells' phase by whole box moves ranks by the other plans too.
+            let others: Vec<usize> = (0..phases.len()).filter(|&i| phases[i].switches.other_plans).collect();
+            assert_eq!(others, if plan { vec![2] } else { vec![] });
             let features = phases.iter().position(|p| p.forward.0 == Priority::Features);
             assert_eq!(features, (weights && !planned).then_some(4));
             // The phases on every level: two searches by single pushes, the first one

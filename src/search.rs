@@ -129,6 +129,10 @@ pub struct Switches {
     pub seed: u64,
     /// Which of the level's plans the plan phases follow (`Packing::plan_for`).
     pub plan: PlanChoice,
+    /// Under a plan, the level's other plans rank a node too: it counts as far along as
+    /// the plan it follows furthest (`Plan::further`), and its whole box moves may go onto
+    /// any of their current targets. The phase's own plan alone judges stranded boxes.
+    pub other_plans: bool,
     /// Forward, after an expansion: its best child, if it ranks better than its parent,
     /// is expanded next, ahead of the open list (the depth-first continuation of YASS's
     /// forward search, whose score counts the push: no worse there is better here). The
@@ -179,6 +183,7 @@ impl Switches {
         best_cells: false,
         seed: 0,
         plan: PlanChoice::First,
+        other_plans: false,
         dive: false,
     };
 }
@@ -465,8 +470,10 @@ pub struct Side<'a> {
     advice: Advice<'a>,
     /// Where this side's boxes are headed: the goals forward, the start cells backward.
     is_target: Vec<bool>,
-    /// The packing plan it ranks by (`Priority::Plan`, forward).
+    /// The packing plan it ranks by (`Priority::Plan`, forward), and with
+    /// `Switches::other_plans` the level's others, each with the expanding node's progress.
     plan: Option<&'a Plan>,
+    others: Vec<(&'a Plan, Progress)>,
     nboxes: usize,
     pos: Position,
     macros: Macros,
@@ -543,6 +550,12 @@ impl<'a> Side<'a> {
             is_target[t as usize] = true;
         }
         let stats = Stats { capacity: table.capacity(), ..Stats::default() };
+        let plan = (forward && priority == Priority::Plan).then(|| cx.packing.plan_for(board, switches.plan)).flatten();
+        let others = match plan {
+            Some(_) if switches.other_plans => cx.packing.plans_besides(board, switches.plan),
+            _ => Vec::new(),
+        };
+        let others = others.into_iter().map(|p| (p, Progress::default())).collect();
         Side {
             cx,
             direction,
@@ -555,7 +568,8 @@ impl<'a> Side<'a> {
             pruners: Pruners::new(board, direction, &switches),
             advice,
             is_target,
-            plan: (forward && priority == Priority::Plan).then(|| cx.packing.plan_for(board, switches.plan)).flatten(),
+            plan,
+            others,
             nboxes,
             pos: Position::new(board.n, nboxes),
             macros: Macros::new(board.n, forward && switches.packing_macro),
@@ -669,7 +683,9 @@ impl<'a> Side<'a> {
         let packed = self.packed(boxes);
         let features = self.features(packed);
         let occ = &self.pos.occupied;
-        let (filled, by_plan) = self.plan.map_or((0, 0), |p| p.progress(self.cx.board.n, boxes, |c| occ[c as usize]));
+        let progress = |p: &Plan| p.progress(self.cx.board.n, boxes, |c| occ[c as usize]);
+        let own = self.plan.map_or((0, 0), progress);
+        let (filled, by_plan) = self.others.iter().map(|(p, _)| progress(p)).fold(own, Plan::further);
         let features = if self.plan.is_some() { Features { packed: filled as u16, ..features } } else { features };
         self.pos.set_occupied(false);
         if h >= IMPOSSIBLE {
@@ -1263,6 +1279,42 @@ mod tests {
         assert!(off_goals(&planned, at(4, 3)) > 4, "{:?}", planned);
         let plain = layouts(Priority::Greedy);
         assert!(off_goals(&plain, at(4, 3)) <= movegen::PARKING_CELLS, "{:?}", plain);
+    }
+
+    /// With the other plans, a whole box move may go onto a goal that another plan fills
+    /// now, though the phase's own plan fills it later.
+    #[test]
+    fn whole_box_moves_with_other_plans_go_to_their_targets_too() {
+        // Two goals wall two areas off: the last plan parks a box first, the first does not.
+        let text = "###########\n#    #    #\n# $  .  $ #\n#    .    #\n#@   #    #\n###########\n";
+        let cx = context(text);
+        let board = cx.board;
+        let own = cx.packing.plan_for(board, PlanChoice::Last).unwrap();
+        let others = cx.packing.plans_besides(board, PlanChoice::Last);
+        let first_phase = |p: &Plan| p.cells[..p.ends[0]].to_vec();
+        let only_others: Vec<Cell> = others
+            .iter()
+            .flat_map(|&p| first_phase(p))
+            .filter(|&c| board.is_goal[c as usize] && !first_phase(own).contains(&c))
+            .collect();
+        assert!(!only_others.is_empty(), "the other plan fills another goal first");
+        let onto = |other_plans: bool| {
+            let switches = Switches {
+                whole_box_moves: true,
+                packing_macro: false,
+                plan: PlanChoice::Last,
+                other_plans,
+                ..Switches::default()
+            };
+            let mut side = Side::new(cx, Direction::Forward, (Priority::Plan, 0), switches, 1 << 20);
+            let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
+            side.add_root(&board.start_boxes, board.start_player).unwrap();
+            side.expand(&other, &Budget::nodes(1, 1 << 20));
+            let n = board.start_boxes.len();
+            (1..side.table.len() as u32).any(|i| side.table.key(i)[..n].iter().any(|b| only_others.contains(b)))
+        };
+        assert!(!onto(false), "the own plan alone keeps its later goals free");
+        assert!(onto(true), "the other plan's goal is taken");
     }
 
     /// A run from waypoints starts where they stand, and its plan is the waypoint's pushes,

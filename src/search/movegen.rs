@@ -113,6 +113,9 @@ impl<'a> Side<'a> {
             let filled = plan.remember_progress(&mut self.progress, &self.pos.boxes, |x| occ[x as usize]);
             self.parent_plan = (filled, self.stranded.get(node as usize).copied().unwrap_or(false));
             self.strands_ready = false;
+            for (other, memo) in &mut self.others {
+                other.remember_progress(memo, &self.pos.boxes, |x| occ[x as usize]);
+            }
         }
 
         let strict = forward && self.switches.strict_rooms;
@@ -281,7 +284,9 @@ impl<'a> Side<'a> {
         self.incomplete |= forward;
         let mut reached = std::mem::take(&mut self.macros.reached);
         let mut result = None;
-        let plan = self.plan.map(|plan| (plan, plan.phase_targets(|x| self.pos.occupied[x as usize])));
+        let occupied = &self.pos.occupied;
+        let plan = self.plan.map(|plan| (plan, plan.phase_targets(|x| occupied[x as usize])));
+        let others: Vec<_> = self.others.iter().map(|&(p, _)| (p, p.phase_targets(|x| occupied[x as usize]))).collect();
         let board = self.cx.board;
         'boxes: for k in 0..self.nboxes {
             let b = self.pos.boxes[k];
@@ -312,13 +317,15 @@ impl<'a> Side<'a> {
                     parked += !self.is_target[m.to as usize] as usize;
                     self.is_target[m.to as usize] || parked <= PARKING_CELLS
                 });
-            } else if let Some((plan, phase)) = &plan {
+            } else if let Some(own) = &plan {
                 // Onto a target of the phase the plan is filling, or onto any cell off the
                 // goals, as FESS moves boxes: the plan's feature cells sort out the parking.
-                reached.retain(|m| match plan.target_at(m.to) {
-                    Some(_) => plan.has_target_among(m.to, phase),
-                    None => !is_goal[m.to as usize],
-                });
+                // With other plans, what any of them allows.
+                let allows = |(plan, phase): &(&Plan, std::ops::Range<usize>), to: Cell| match plan.target_at(to) {
+                    Some(_) => plan.has_target_among(to, phase),
+                    None => !is_goal[to as usize],
+                };
+                reached.retain(|m| allows(own, m.to) || others.iter().any(|o| allows(o, m.to)));
             } else {
                 let mut parked = 0;
                 reached.retain(|m| match packing.room[m.to as usize] {
@@ -459,7 +466,14 @@ impl<'a> Side<'a> {
                 } else {
                     self.parent_plan.1
                 };
-                (f as u16, if stranded { r + plan.stranded_penalty() } else { r })
+                let own = (f, if stranded { r + plan.stranded_penalty() } else { r });
+                let (f, r) = self.others.iter().fold(own, |best, (other, memo)| {
+                    let p = other
+                        .child_progress(memo, c.slot, from, to)
+                        .unwrap_or_else(|| other.progress(self.cx.board.n, &self.pos.key[..nb], child_occ));
+                    Plan::further(best, p)
+                });
+                (f as u16, r)
             }
             None => (packed, 0),
         };

@@ -344,6 +344,29 @@ impl Blocks {
         edge(board.nbr[x as usize][a]) == edge(board.nbr[x as usize][b])
     }
 
+    /// With a box on `x`, a cell of the labelled area, how many cells the player beside it
+    /// on side `side` can walk to: what a flood from there, `x` blocked, would count.
+    /// The pieces `x` cuts off are the subtrees of its children that no back edge leads
+    /// out of (all of them at the root); the rest of the area is one more piece.
+    pub fn piece_size(&self, board: &Board, x: Cell, side: usize) -> usize {
+        let y = board.nbr[x as usize][side];
+        debug_assert!(y != NONE && self.disc[y as usize] >= self.base && self.disc[x as usize] >= self.base);
+        let mut cut = 0;
+        for &c in &board.nbr[x as usize] {
+            if c == NONE || self.disc[c as usize] < self.base || self.up[c as usize] != x {
+                continue;
+            }
+            if x == self.root || self.low[c as usize] >= self.disc[x as usize] {
+                let (first, last) = (self.disc[c as usize], self.last[c as usize]);
+                if (first..=last).contains(&self.disc[y as usize]) {
+                    return (last - first + 1) as usize;
+                }
+                cut += (last - first + 1) as usize;
+            }
+        }
+        (self.clock - self.base) as usize - 1 - cut
+    }
+
     /// With a box on `to`, a cell of the labelled area other than its root: how many
     /// pieces the area falls into, and the smallest cell of the piece that holds `player`
     /// (a labelled cell). The pieces cut off are the subtrees of the children of `to`

@@ -235,8 +235,8 @@ impl Puller {
 impl Peel<'_> {
     /// The peeling's steps, or `None`. The first attempt may do `PLAN_WORK`, the second a
     /// quarter of it: the plans it finds take far less, and where it finds none it would
-    /// only delay the search. By YASS's rules each gets a quarter of that again: they
-    /// list every cell a box can be pulled to, and they run late, when a phase asks.
+    /// only delay the search. By YASS's rules each gets an eighth of that: they list every
+    /// cell a box can be pulled to, and they run late, when a phase asks.
     fn run(board: &Board, matched: bool, rules: Rules) -> Option<Vec<Op>> {
         let mut peel = Peel::new(board, matched, rules);
         peel.solve().then_some(peel.ops)
@@ -268,7 +268,7 @@ impl Peel<'_> {
             start_goals,
             free,
             ops: Vec::new(),
-            puller: Puller::new(n, PLAN_WORK >> (2 * (matched as u32 + yass as u32))),
+            puller: Puller::new(n, PLAN_WORK >> (2 * matched as u32 + 3 * yass as u32)),
             yass,
             yass_parking: rules == Rules::Yass,
             seen_start: board.is_goal.clone(),

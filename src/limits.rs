@@ -46,6 +46,7 @@ pub const PLAN_MAX_BOXES: usize = 100;
 pub const PLAN_WORK: u64 = 40_000_000;
 /// The plan search (`plan_search`) counts at most this many cells, and stores at most this
 /// many boxes over all its nodes (about 6 bytes each, with its table of positions seen),
-/// a node counting 16 more for itself: some 50 MB at most.
-pub const PLAN_SEARCH_WORK: u64 = PLAN_WORK / 8;
+/// a node counting 16 more for itself: some 50 MB at most. Half the peeling's: with a
+/// quarter of this, some maps that neither peeling plans got no plan here either.
+pub const PLAN_SEARCH_WORK: u64 = PLAN_WORK / 2;
 pub const PLAN_SEARCH_BOXES: usize = 4_000_000;

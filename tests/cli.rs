@@ -513,7 +513,7 @@ fn stats_name_the_phases_run_in_order_of_time() {
     // A hard map with neither an enforced goal-room order nor a packing plan, given enough
     // expansions, runs every phase of its portfolio in the schedule's order, each within
     // its work.
-    let map = read_map(&repo().join("samples/massasquatch50/massasquatch025.txt"));
+    let map = read_map(&repo().join("samples/massasquatch50/massasquatch018.txt"));
     let o = run_str(&["--stats", "--nodes", "300000", "--time-limit", "120"], &map, Duration::from_secs(120));
     let phases = phases_in(&o);
     let names: Vec<&str> = phases.iter().map(|p| p.1.as_str()).collect();

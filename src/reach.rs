@@ -344,25 +344,35 @@ impl Blocks {
         edge(board.nbr[x as usize][a]) == edge(board.nbr[x as usize][b])
     }
 
+    /// The depth-first children of `x`, a labelled cell, each with whether a box on `x`
+    /// cuts its subtree off: no back edge leads out of it above `x` (at the root, none can).
+    fn children<'s>(&'s self, board: &'s Board, x: Cell) -> impl Iterator<Item = (Cell, bool)> + 's {
+        board.nbr[x as usize]
+            .iter()
+            .copied()
+            .filter(move |&c| c != NONE && self.disc[c as usize] >= self.base && self.up[c as usize] == x)
+            .map(move |c| (c, x == self.root || self.low[c as usize] >= self.disc[x as usize]))
+    }
+
+    /// Does the subtree of `v` hold the labelled cell `c`?
+    fn inside(&self, v: Cell, c: Cell) -> bool {
+        (self.disc[v as usize]..=self.last[v as usize]).contains(&self.disc[c as usize])
+    }
+
     /// With a box on `x`, a cell of the labelled area, how many cells the player beside it
     /// on side `side` can walk to: what a flood from there, `x` blocked, would count.
-    /// The pieces `x` cuts off are the subtrees of its children that no back edge leads
-    /// out of (all of them at the root); the rest of the area is one more piece.
+    /// The pieces `x` cuts off are its children's subtrees (`children`); the rest of the
+    /// area is one more piece.
     pub fn piece_size(&self, board: &Board, x: Cell, side: usize) -> usize {
         let y = board.nbr[x as usize][side];
         debug_assert!(y != NONE && self.disc[y as usize] >= self.base && self.disc[x as usize] >= self.base);
         let mut cut = 0;
-        for &c in &board.nbr[x as usize] {
-            if c == NONE || self.disc[c as usize] < self.base || self.up[c as usize] != x {
-                continue;
+        for (c, _) in self.children(board, x).filter(|&(_, cut_off)| cut_off) {
+            let size = (self.last[c as usize] - self.disc[c as usize] + 1) as usize;
+            if self.inside(c, y) {
+                return size;
             }
-            if x == self.root || self.low[c as usize] >= self.disc[x as usize] {
-                let (first, last) = (self.disc[c as usize], self.last[c as usize]);
-                if (first..=last).contains(&self.disc[y as usize]) {
-                    return (last - first + 1) as usize;
-                }
-                cut += (last - first + 1) as usize;
-            }
+            cut += size;
         }
         (self.clock - self.base) as usize - 1 - cut
     }
@@ -375,22 +385,17 @@ impl Blocks {
         debug_assert!(
             to != self.root && self.disc[to as usize] >= self.base && self.disc[player as usize] >= self.base
         );
-        let inside =
-            |v: Cell, x: Cell| (self.disc[v as usize]..=self.last[v as usize]).contains(&self.disc[x as usize]);
         let smallest = self.least[self.root as usize];
         let (mut pieces, mut own, mut smallest_cut) = (1, None, smallest == to);
         // The root's piece's smallest cell among the children's subtrees that stay in it.
         let mut kept = NONE;
-        for &c in &board.nbr[to as usize] {
-            if c == NONE || self.disc[c as usize] < self.base || self.up[c as usize] != to {
-                continue;
-            }
-            if self.low[c as usize] >= self.disc[to as usize] {
+        for (c, cut_off) in self.children(board, to) {
+            if cut_off {
                 pieces += 1;
-                if inside(c, player) {
+                if self.inside(c, player) {
                     own = Some(self.least[c as usize]);
                 }
-                smallest_cut |= inside(c, smallest);
+                smallest_cut |= self.inside(c, smallest);
             } else {
                 kept = kept.min(self.least[c as usize]);
             }

@@ -49,4 +49,7 @@ pub const PLAN_WORK: u64 = 40_000_000;
 /// a node counting 16 more for itself: some 50 MB at most. Half the peeling's: with a
 /// quarter of this, some maps that neither peeling plans got no plan here either.
 pub const PLAN_SEARCH_WORK: u64 = PLAN_WORK / 2;
+/// The plan search for a second plan (`Plan::second`) gets a quarter of that: it runs on
+/// levels that have a plan, and where it finds none the time is the phases'.
+pub const SECOND_PLAN_SEARCH_WORK: u64 = PLAN_SEARCH_WORK / 4;
 pub const PLAN_SEARCH_BOXES: usize = 4_000_000;

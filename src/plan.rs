@@ -14,7 +14,7 @@
 
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::frozen_goals::Assignment;
-use crate::limits::{PLAN_MAX_BOXES, PLAN_SEARCH_WORK, PLAN_WORK};
+use crate::limits::{PLAN_MAX_BOXES, PLAN_SEARCH_WORK, PLAN_WORK, SECOND_PLAN_SEARCH_WORK};
 use crate::reach::{Blocks, Reach};
 
 /// What filling one target in plan order is worth against pushes of the bound and of the
@@ -590,9 +590,8 @@ impl Plan {
         }
         let peeled = Plan::peeled_by(board, Rules::YassTakeOff);
         let searched = || {
-            // A quarter of the first plan's work: this one runs on levels that have a plan.
             (first.source != "plan search")
-                .then(|| crate::plan_search::find(board, PLAN_SEARCH_WORK / 4).map(|ops| (ops, "plan search")))
+                .then(|| crate::plan_search::find(board, SECOND_PLAN_SEARCH_WORK).map(|ops| (ops, "plan search")))
                 .flatten()
         };
         let (ops, source) = peeled.or_else(searched)?;

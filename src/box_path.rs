@@ -3,8 +3,9 @@
 //! a room's next goal, a whole box move) and repeat them when the plan is unfolded, and
 //! the pulls that take a box out of a room when its packing order is found.
 
+use crate::blocks::Blocks;
 use crate::board::{Board, Cell, NONE};
-use crate::reach::{Blocks, Reach};
+use crate::reach::Reach;
 use crate::state::Push;
 
 /// Where `BoxPath::reach_of_box` can take a box.

@@ -6,6 +6,7 @@
 //! proven optimal.
 
 mod bench;
+mod blocks;
 mod board;
 mod bound;
 mod box_path;

@@ -12,10 +12,11 @@
 //! plan names cells, not boxes: `stranded` tells a search when the boxes that filled its
 //! cells leave others walled off.
 
+use crate::blocks::Blocks;
 use crate::board::{Board, Cell, FAR, NONE};
 use crate::frozen_goals::Assignment;
 use crate::limits::{PLAN_MAX_BOXES, PLAN_SEARCH_WORK, PLAN_WORK, SECOND_PLAN_SEARCH_WORK};
-use crate::reach::{Blocks, Reach};
+use crate::reach::Reach;
 
 /// What filling one target in plan order is worth against pushes of the bound and of the
 /// distance to the phase's targets.

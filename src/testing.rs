@@ -553,3 +553,24 @@ pub fn for_random_positions(seed: u64, count: usize, draw: Draw, mut f: impl FnM
         }
     }
 }
+
+/// Small rooms joined by doorways: many cells whose box cuts the floor.
+pub const ROOMS: &str = "##########\n#@   #   #\n# ## # # #\n#   $    #\n## # ##  #\n#    .#  #\n##########\n";
+
+/// Pseudo-random numbers below `m`, the same from the same seed.
+pub fn numbers(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |m| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % m
+    }
+}
+
+/// Up to 3,000 layouts of `b`, a box on about one cell in five, each with a free root.
+pub fn layouts(b: &Board, seed: u64) -> impl Iterator<Item = (Vec<bool>, Cell)> + '_ {
+    let mut rnd = numbers(seed);
+    (0..3000).filter_map(move |_| {
+        let occ: Vec<bool> = (0..b.n).map(|_| rnd(5) == 0).collect();
+        let root = rnd(b.n) as Cell;
+        (!occ[root as usize]).then_some((occ, root))
+    })
+}

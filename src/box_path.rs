@@ -23,6 +23,8 @@ pub struct BoxMove {
 enum Stand {
     /// Next to the box, on this side of it: the blocks tell which other sides he reaches.
     Beside(usize),
+    /// ... the blocks of the layout, the box lifted (`Blocks::lift`).
+    BesideLifted(usize),
     /// Anywhere in the latest flood.
     Flooded,
     /// Behind the box for a push in direction d, if `[d]` holds.
@@ -43,6 +45,8 @@ pub struct BoxPath {
     /// The blocks of the layout without the moving box (`push_path`): which sides of the
     /// box the player can walk to, from the side he pushed it from.
     blocks: Blocks,
+    /// The blocks of a whole layout, labelled once for all its boxes (`reach_of_box`).
+    layout: Blocks,
     /// Flood steps still allowed; floods stop counting down at 0 (searches keep `u64::MAX`).
     pub work_left: u64,
 }
@@ -58,13 +62,20 @@ impl BoxPath {
             queue: Vec::new(),
             reach: Reach::new(cells),
             blocks: Blocks::new(cells),
+            layout: Blocks::new(cells),
             work_left: u64::MAX,
         }
     }
 
-    /// The blocks of the latest layout labelled (`reach_of_box`: the box lifted).
-    pub fn blocks(&mut self) -> &mut Blocks {
-        &mut self.blocks
+    /// With the box of the latest `reach_of_box` moved onto `to`, one of its cells: how
+    /// many pieces its area falls into, and the smallest cell of the player's.
+    pub fn without(&mut self, board: &Board, to: Cell, player: Cell) -> (Cell, u16) {
+        self.layout.without_lifted(board, to, player)
+    }
+
+    /// The boxes have moved: `reach_of_box` labels the new layout's blocks afresh.
+    pub fn new_layout(&mut self, board: &Board) {
+        self.layout.new_layout(board);
     }
 
     fn next_stamp(stamp: &mut u32, arr: &mut [u32]) -> u32 {
@@ -163,7 +174,8 @@ impl BoxPath {
     /// (its fewest pushes, the same first push and the same end); cells where `dead` holds
     /// are passed through as `push_path` does, but not offered. `first[d]`: can the player
     /// get where the first push (pull) in direction `d` needs him (the caller has his area
-    /// already)? Pulled, `pushes` counts the pulls and `dir` is the first pull's.
+    /// already)? Pulled, `pushes` counts the pulls and `dir` is the first pull's. The
+    /// other boxes stand as at the latest `new_layout`, whose blocks all boxes share.
     #[allow(clippy::too_many_arguments)]
     pub fn reach_of_box(
         &mut self,
@@ -193,7 +205,7 @@ impl BoxPath {
         if self.queue.is_empty() {
             return;
         }
-        self.blocks.label(board, occupied, from);
+        self.layout.lift(board, occupied, from);
         let (mut head, mut level_end, mut pushes) = (0, self.queue.len(), 1u16);
         while head < self.queue.len() {
             if head == level_end {
@@ -213,13 +225,14 @@ impl BoxPath {
                 let dir = self.parent[first as usize].1.dir;
                 out.push(BoxMove { to: x, pushes, player: board.step(x, side), dir });
             }
-            expand(self, x, Stand::Beside(side), s);
+            expand(self, x, Stand::BesideLifted(side), s);
         }
     }
 
     /// The pulls of the box on `x`, the player standing as `stand` says: a pull in
     /// direction d takes the box one step towards him and him one further.
     fn expand_pulls(&mut self, board: &Board, occupied: &[bool], x: Cell, stand: Stand, st: u32, from_state: u32) {
+        let own = self.own_side(board, x, stand);
         for d in 0..4 {
             let to = board.step(x, d);
             if to == NONE || occupied[to as usize] || board.step(to, d) == NONE || occupied[board.step(to, d) as usize]
@@ -228,6 +241,7 @@ impl BoxPath {
             }
             let reached = match stand {
                 Stand::Beside(side) => side == d || self.blocks.around(board, x, side, d),
+                Stand::BesideLifted(side) => side == d || self.layout.side_lifted(board, x, d) == own,
                 Stand::Flooded => self.reach.reached(to),
                 Stand::Known(beside) => beside[d],
             };
@@ -238,6 +252,15 @@ impl BoxPath {
                 self.parent[s as usize] = (from_state, Push::step(x, d as u8, to));
                 self.queue.push(s);
             }
+        }
+    }
+
+    /// The player's side of the box on `x` as `Blocks::side_lifted` names it, if he stands
+    /// there (`Stand::BesideLifted`).
+    fn own_side(&self, board: &Board, x: Cell, stand: Stand) -> u32 {
+        match stand {
+            Stand::BesideLifted(side) => self.layout.side_lifted(board, x, side),
+            _ => 0,
         }
     }
 
@@ -287,6 +310,7 @@ impl BoxPath {
         from_state: u32,
         allowed: &impl Fn(Cell) -> bool,
     ) {
+        let own = self.own_side(board, x, stand);
         for d in 0..4 {
             let behind = board.step(x, d ^ 1);
             let to = board.step(x, d);
@@ -295,6 +319,7 @@ impl BoxPath {
             }
             let reached = match stand {
                 Stand::Beside(side) => self.blocks.around(board, x, side, d ^ 1),
+                Stand::BesideLifted(_) => self.layout.side_lifted(board, x, d ^ 1) == own,
                 Stand::Flooded => self.reach.reached(behind),
                 Stand::Known(behind) => behind[d],
             };
@@ -413,6 +438,7 @@ mod tests {
             let mut occupied = vec![false; b.n];
             b.start_boxes.iter().for_each(|&c| occupied[c as usize] = true);
             reach.fill(&b, &occupied, b.start_player);
+            bp.new_layout(&b);
             let beside = [0, 1, 2, 3].map(|d| {
                 let c = b.step(from, d);
                 c != NONE && !occupied[c as usize] && reach.reached(c)
@@ -473,28 +499,31 @@ mod tests {
         let mut out = Vec::new();
         for_random_positions(0x0bad_cafe_f00d_5eed, 300, Draw::rooms(6, 5, 6, 0, b"..$$@"), |p| {
             let (board, text) = (p.board, &p.text);
-            let mut occupied = vec![false; board.n];
-            let from = p.boxes[0];
-            occupied[p.boxes[1] as usize] = true;
             let mut bp = BoxPath::new(board.n);
             let mut reach = Reach::new(board.n);
-            occupied[from as usize] = true;
-            reach.fill(board, &occupied, p.player);
-            occupied[from as usize] = false;
-            let behind = reach.behind(board, from);
-            bp.reach_of_box(board, &occupied, from, behind, &board.dead_fwd, false, &mut out);
-            for t in (0..board.n as Cell).filter(|&t| t != from && !board.dead_fwd[t as usize]) {
-                let path = bp.push_path(board, &occupied, from, p.player, t, |_| true);
-                let offered = out.iter().find(|m| m.to == t);
-                match (path, offered) {
-                    (None, None) => {}
-                    (Some(p), Some(m)) => {
-                        moves += 1;
-                        assert_eq!(p.len(), m.pushes as usize, "{}", text);
-                        assert_eq!(p[0].dir, m.dir, "{}", text);
-                        assert_eq!(p[p.len() - 1].from, m.player, "{}", text);
+            // Both boxes of one layout in turn, from one labelling of its blocks.
+            bp.new_layout(board);
+            for k in 0..2 {
+                let from = p.boxes[k];
+                let mut occupied = vec![false; board.n];
+                p.boxes.iter().for_each(|&c| occupied[c as usize] = true);
+                reach.fill(board, &occupied, p.player);
+                occupied[from as usize] = false;
+                let behind = reach.behind(board, from);
+                bp.reach_of_box(board, &occupied, from, behind, &board.dead_fwd, false, &mut out);
+                for t in (0..board.n as Cell).filter(|&t| t != from && !board.dead_fwd[t as usize]) {
+                    let path = bp.push_path(board, &occupied, from, p.player, t, |_| true);
+                    let offered = out.iter().find(|m| m.to == t);
+                    match (path, offered) {
+                        (None, None) => {}
+                        (Some(p), Some(m)) => {
+                            moves += 1;
+                            assert_eq!(p.len(), m.pushes as usize, "{}", text);
+                            assert_eq!(p[0].dir, m.dir, "{}", text);
+                            assert_eq!(p[p.len() - 1].from, m.player, "{}", text);
+                        }
+                        (p, m) => panic!("push_path {:?}, offered {:?}:\n{}", p, m, text),
                     }
-                    (p, m) => panic!("push_path {:?}, offered {:?}:\n{}", p, m, text),
                 }
             }
         });

@@ -288,6 +288,7 @@ impl<'a> Side<'a> {
         let plan = self.plan.map(|plan| (plan, plan.phase_targets(|x| occupied[x as usize])));
         let others: Vec<_> = self.others.iter().map(|&(p, _)| (p, p.phase_targets(|x| occupied[x as usize]))).collect();
         let board = self.cx.board;
+        self.macros.box_path.new_layout(board);
         'boxes: for k in 0..self.nboxes {
             let b = self.pos.boxes[k];
             if (at.restricted && !self.pruners.corrals.allowed(b))
@@ -410,7 +411,7 @@ impl<'a> Side<'a> {
         let labelled = (!c.whole_move)
             .then(|| self.pos.areas.child(self.cx.board, &self.pos.occupied, c.from, c.to, c.player))
             .flatten();
-        let cut = c.whole_move.then(|| self.macros.box_path.blocks().without(self.cx.board, c.to, c.player));
+        let cut = c.whole_move.then(|| self.macros.box_path.without(self.cx.board, c.to, c.player));
         self.pos.child_area = match (labelled, cut) {
             (Some(_), _) => ChildArea::Labelled,
             (None, Some((_, pieces))) => ChildArea::Cut(pieces),

@@ -230,8 +230,7 @@ impl Blocks {
             }
             cut += size;
         }
-        let root = self.area[x as usize];
-        (self.last[root as usize] - self.disc[root as usize]) as usize - cut
+        self.size(self.area[x as usize]) - 1 - cut
     }
 
     /// The smallest cell of piece `piece` (`piece`'s answer) with a box on `to`.

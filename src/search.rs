@@ -348,8 +348,8 @@ struct Child {
     box_hash: u64,
     /// Boxes on this side's targets before the move.
     packed: u16,
-    /// A whole box move: the box path's blocks, labelled with the box lifted, can tell
-    /// the child's player area (`Blocks::without`); and the deadlock rules
+    /// A whole box move: the layout's blocks, the box lifted, can tell the child's player
+    /// area (`Blocks::without_lifted`); and the deadlock rules
     /// (`Pruners::dead_child`) are asked after the table lookup, since such children are
     /// often found again and a duplicate needs no proof that it is dead.
     whole_move: bool,

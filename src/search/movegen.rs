@@ -406,8 +406,8 @@ impl<'a> Side<'a> {
     /// expansion (the sides met, or the table is full).
     fn emit(&mut self, c: &Child, other: Opposite) -> Option<Step> {
         let nb = self.nboxes;
-        // A whole box move's child is told by the moved box's blocks, labelled with it
-        // lifted (cheaper than the parent's area labels); a push's mostly by those labels.
+        // A whole box move's child is told by the layout's blocks, its box lifted (cheaper
+        // than the parent's area labels); a push's mostly by those labels.
         let labelled = (!c.whole_move)
             .then(|| self.pos.areas.child(self.cx.board, &self.pos.occupied, c.from, c.to, c.player))
             .flatten();

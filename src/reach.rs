@@ -557,6 +557,7 @@ mod tests {
             assert_eq!(reach.reached(c as Cell), !occ[c]);
         }
     }
+
     /// The fills that stamp the boxes first, or stop at a cell, reach what the plain
     /// fill reaches: the same smallest cell, the same cells, never a box; one `Reach`
     /// used over and over, so that stale stamps of every kind are in the way.

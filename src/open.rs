@@ -127,32 +127,70 @@ impl FeatureQueue {
     }
 }
 
-/// Both orders over one set of nodes, taking turns (Röger and Helmert's alternation):
-/// each node sits in both queues and is served by whichever reaches it first.
+/// Two or three orders over one set of nodes, taking turns (Röger and Helmert's
+/// alternation): each node sits in every queue and is served by whichever reaches it
+/// first. Usually best-first and the feature cells. Or the cells twice, ranked by advisor
+/// weight and by plain rank (`cells`): a weight counts the unadvised pushes on a node's
+/// path, so inside a cell the nodes go nearly breadth first by those pushes, and a level
+/// whose solution needs long runs of them is found much sooner by the plain rank.
 pub struct Alternation {
-    best: BucketQueue,
+    best: Option<BucketQueue>,
     features: FeatureQueue,
+    plain_cells: Option<FeatureQueue>,
     served: Vec<u64>,
     turn: bool,
 }
 
 impl Alternation {
     pub fn new() -> Self {
-        Alternation { best: BucketQueue::new(), features: FeatureQueue::new(false), served: Vec::new(), turn: false }
+        Alternation {
+            best: Some(BucketQueue::new()),
+            features: FeatureQueue::new(false),
+            plain_cells: None,
+            served: Vec::new(),
+            turn: false,
+        }
+    }
+
+    /// The feature cells by their own rank and by plain rank, each with best turns or not
+    /// (`FeatureQueue::new`).
+    pub fn cells(best_turns: bool) -> Self {
+        Alternation {
+            best: None,
+            features: FeatureQueue::new(best_turns),
+            plain_cells: Some(FeatureQueue::new(best_turns)),
+            served: Vec::new(),
+            // The cells by their own rank go first.
+            turn: true,
+        }
     }
 
     pub fn push(&mut self, features: Features, priority: usize, cell_priority: usize, node: u32) {
-        self.best.push(priority, node);
+        if let Some(q) = &mut self.best {
+            q.push(priority, node);
+        }
         self.features.push(features, cell_priority, node);
+        if let Some(q) = &mut self.plain_cells {
+            q.push(features, priority, node);
+        }
+    }
+
+    /// The plain rank's turn: best-first, or the plain-ranked cells.
+    fn pop_plain(&mut self) -> Option<u32> {
+        match (&mut self.best, &mut self.plain_cells) {
+            (Some(q), _) => q.pop(),
+            (None, Some(q)) => q.pop(),
+            (None, None) => None,
+        }
     }
 
     pub fn pop(&mut self) -> Option<u32> {
         self.turn = !self.turn;
         loop {
             let node = if self.turn {
-                self.best.pop().or_else(|| self.features.pop())
+                self.pop_plain().or_else(|| self.features.pop())
             } else {
-                self.features.pop().or_else(|| self.best.pop())
+                self.features.pop().or_else(|| self.pop_plain())
             }?;
             let (word, bit) = (node as usize / 64, node % 64);
             if word >= self.served.len() {
@@ -268,6 +306,19 @@ mod tests {
         // Best first (1), then the feature turn goes to cell b (3), then best again (2).
         let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(order, vec![1, 3, 2]);
+    }
+
+    #[test]
+    fn cells_twice_take_turns_by_their_own_rank_and_by_plain_rank() {
+        let a = Features { packed: 0, areas: 1, doorways: 0 };
+        let mut q = Alternation::cells(false);
+        q.push(a, 1, 9, 1);
+        q.push(a, 2, 5, 2);
+        q.push(a, 3, 0, 3);
+        q.push(a, 4, 1, 4);
+        // By cell rank (3), by plain rank (1), by cell rank (4), by plain rank (2).
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(order, vec![3, 1, 4, 2]);
     }
 
     #[test]

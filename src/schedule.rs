@@ -115,10 +115,12 @@ pub const TABLE: [Phase; 13] = [
     // The first of these again, its order perturbed: which search solves a level is
     // chaotic, and of the plan phases these two solve the most levels for their work,
     // most of them within a third of it, so a shorter copy going another way solves others.
-    // It follows the plan before the last (the second, where the level has a third).
+    // It follows the plan before the last (the second, where the level has a third), and
+    // its cells take turns by advisor weight and by plain rank: levels whose solution
+    // needs long runs of unadvised moves fall to the plain rank (`Alternation::cells`).
     plan_phase(
         "plan by whole box moves, seeded",
-        Switches { seed: 1, plan: PlanChoice::BeforeLast, ..BY_PLAN_WHOLE },
+        Switches { seed: 1, plan: PlanChoice::BeforeLast, plain_cells: true, ..BY_PLAN_WHOLE },
         Some(WORK[3]),
     ),
     // On planned levels, the plan's feature cells by single pushes, best cells' turns

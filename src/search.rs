@@ -138,6 +138,9 @@ pub struct Switches {
     /// forward search, whose score counts the push: no worse there is better here). The
     /// child stays in the open list, and is passed over when it comes up.
     pub dive: bool,
+    /// Forward, with advisor weights and feature cells alone (no greedy turns): the cells
+    /// are kept by plain rank too, and the two orders take turns (`Alternation::cells`).
+    pub plain_cells: bool,
 }
 
 impl Default for Switches {
@@ -185,6 +188,7 @@ impl Switches {
         plan: PlanChoice::First,
         other_plans: false,
         dive: false,
+        plain_cells: false,
     };
 }
 
@@ -529,13 +533,19 @@ impl<'a> Side<'a> {
         let forward = direction == Direction::Forward;
         // Dives are forward only: decided here once.
         let switches = Switches { dive: switches.dive && forward, ..switches };
+        let cells = matches!(priority, Priority::Features | Priority::Plan);
+        let plain_cells = switches.plain_cells && forward && cells && switches.advisor_weights;
         let mut budget = memory_bytes.saturating_sub(bound.rows_bytes());
-        if switches.dive {
+        // A dive's ranks and the plain-ranked cells cost a node 4 bytes each that the
+        // table's figure leaves out.
+        let extra = 4 * (switches.dive as usize + plain_cells as usize);
+        if extra > 0 {
             let per_node = Table::bytes_per_node(nboxes + 1);
-            budget = budget / (per_node + 4) * per_node;
+            budget = budget / (per_node + extra) * per_node;
         }
         let table = Table::with_budget(nboxes + 1, budget);
         let open = match priority {
+            _ if plain_cells => Open::Alternation(Alternation::cells(switches.best_cells)),
             Priority::Features | Priority::Plan => Open::Features(FeatureQueue::new(switches.best_cells)),
             Priority::Alternation => Open::Alternation(Alternation::new()),
             _ => Open::Best(BucketQueue::new()),

@@ -127,60 +127,51 @@ impl FeatureQueue {
     }
 }
 
-/// Two or three orders over one set of nodes, taking turns (Röger and Helmert's
-/// alternation): each node sits in every queue and is served by whichever reaches it
-/// first. Usually best-first and the feature cells. Or the cells twice, ranked by advisor
-/// weight and by plain rank (`cells`): a weight counts the unadvised pushes on a node's
-/// path, so inside a cell the nodes go nearly breadth first by those pushes, and a level
-/// whose solution needs long runs of them is found much sooner by the plain rank.
+/// Two orders over one set of nodes, taking turns (Röger and Helmert's alternation):
+/// each node sits in both queues and is served by whichever reaches it first. The feature
+/// cells by their own rank, and a plain-ranked order: best-first, or the cells again
+/// (`cells`). With advisor weights a cell's own rank counts the unadvised pushes on a
+/// node's path, so inside a cell the nodes go nearly breadth first by those pushes, and a
+/// level whose solution needs long runs of them is found much sooner by the plain rank.
 pub struct Alternation {
-    best: Option<BucketQueue>,
+    plain: PlainOrder,
     features: FeatureQueue,
-    plain_cells: Option<FeatureQueue>,
     served: Vec<u64>,
     turn: bool,
 }
 
+/// The plain rank's queue of an alternation.
+enum PlainOrder {
+    Best(BucketQueue),
+    Cells(FeatureQueue),
+}
+
 impl Alternation {
     pub fn new() -> Self {
-        Alternation {
-            best: Some(BucketQueue::new()),
-            features: FeatureQueue::new(false),
-            plain_cells: None,
-            served: Vec::new(),
-            turn: false,
-        }
+        let plain = PlainOrder::Best(BucketQueue::new());
+        Alternation { plain, features: FeatureQueue::new(false), served: Vec::new(), turn: false }
     }
 
     /// The feature cells by their own rank and by plain rank, each with best turns or not
     /// (`FeatureQueue::new`).
     pub fn cells(best_turns: bool) -> Self {
-        Alternation {
-            best: None,
-            features: FeatureQueue::new(best_turns),
-            plain_cells: Some(FeatureQueue::new(best_turns)),
-            served: Vec::new(),
-            // The cells by their own rank go first.
-            turn: true,
-        }
+        let plain = PlainOrder::Cells(FeatureQueue::new(best_turns));
+        // The cells by their own rank go first.
+        Alternation { plain, features: FeatureQueue::new(best_turns), served: Vec::new(), turn: true }
     }
 
     pub fn push(&mut self, features: Features, priority: usize, cell_priority: usize, node: u32) {
-        if let Some(q) = &mut self.best {
-            q.push(priority, node);
+        match &mut self.plain {
+            PlainOrder::Best(q) => q.push(priority, node),
+            PlainOrder::Cells(q) => q.push(features, priority, node),
         }
         self.features.push(features, cell_priority, node);
-        if let Some(q) = &mut self.plain_cells {
-            q.push(features, priority, node);
-        }
     }
 
-    /// The plain rank's turn: best-first, or the plain-ranked cells.
     fn pop_plain(&mut self) -> Option<u32> {
-        match (&mut self.best, &mut self.plain_cells) {
-            (Some(q), _) => q.pop(),
-            (None, Some(q)) => q.pop(),
-            (None, None) => None,
+        match &mut self.plain {
+            PlainOrder::Best(q) => q.pop(),
+            PlainOrder::Cells(q) => q.pop(),
         }
     }
 

@@ -184,9 +184,10 @@ pub const RESERVE: f64 = 0.25;
 /// feature cells 1.9 s; the plan phase by whole box moves, added later, 1.9 s (0.3 to
 /// 4.5 s: its children per expansion grow with the floor a box can reach), and the same
 /// again with best cells' turns; the plan phase by pushes with best cells' turns, added
-/// later, a fifth of the one without; the seeded copy of the plan phase by whole box
-/// moves, added last, as much, and since its cells take turns by plain rank too, 24,000
-/// more, taken from the plan phase by pushes (the phases after it keep their work).
+/// later, a fifth of the one without (300,000 then); the seeded copy of the plan phase by
+/// whole box moves, added last, as much, and 24,000 more once its cells took turns by
+/// plain rank too, taken from the plan phase by pushes without best cells' turns, so that
+/// the phases after it keep their work.
 const WORK: [u64; 10] = [234_000, 100_000, 100_000, 84_000, 60_000, 276_000, 64_000, 333_000, 118_000, 235_000];
 
 const REFERENCE_CELLS: f64 = 100.0;

@@ -40,6 +40,12 @@ pub struct BoxPath {
     cell_seen: Vec<u32>,
     cell_stamp: u32,
     parent: Vec<(u32, Push)>,
+    /// Per state: the direction of the first push (pull) on its way from the start.
+    first_dir: Vec<u8>,
+    /// Per cell, for `reach_of_box`: `Blocks::side_lifted`'s names of its free sides, once
+    /// `names_at` holds that call's `cell_stamp` (a cell is reached from up to four sides).
+    names: Vec<[u32; 4]>,
+    names_at: Vec<u32>,
     queue: Vec<u32>,
     reach: Reach,
     /// The blocks of the layout without the moving box (`push_path`): which sides of the
@@ -59,6 +65,9 @@ impl BoxPath {
             cell_seen: vec![0; cells],
             cell_stamp: 0,
             parent: vec![(0, Push::step(NONE, 0, NONE)); cells * 4],
+            first_dir: vec![0; cells * 4],
+            names: vec![[0; 4]; cells],
+            names_at: vec![0; cells],
             queue: Vec::new(),
             reach: Reach::new(cells),
             blocks: Blocks::new(cells),
@@ -190,6 +199,9 @@ impl BoxPath {
         out.clear();
         let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
         let mark = Self::next_stamp(&mut self.cell_stamp, &mut self.cell_seen);
+        if mark == 1 {
+            self.names_at.iter_mut().for_each(|x| *x = 0);
+        }
         self.queue.clear();
         let start = u32::MAX;
         self.cell_seen[from as usize] = mark;
@@ -218,11 +230,7 @@ impl BoxPath {
             // The first state to reach a cell is the one `push_path` stops at.
             if self.cell_seen[x as usize] != mark && !dead[x as usize] {
                 self.cell_seen[x as usize] = mark;
-                let mut first = s;
-                while self.parent[first as usize].0 != start {
-                    first = self.parent[first as usize].0;
-                }
-                let dir = self.parent[first as usize].1.dir;
+                let dir = self.first_dir[s as usize];
                 out.push(BoxMove { to: x, pushes, player: board.step(x, side), dir });
             }
             expand(self, x, Stand::BesideLifted(side), s);
@@ -232,7 +240,9 @@ impl BoxPath {
     /// The pulls of the box on `x`, the player standing as `stand` says: a pull in
     /// direction d takes the box one step towards him and him one further.
     fn expand_pulls(&mut self, board: &Board, occupied: &[bool], x: Cell, stand: Stand, st: u32, from_state: u32) {
-        let own = self.own_side(board, x, stand);
+        if let Stand::BesideLifted(_) = stand {
+            self.know_side_names(board, occupied, x);
+        }
         for d in 0..4 {
             let to = board.step(x, d);
             if to == NONE || occupied[to as usize] || board.step(to, d) == NONE || occupied[board.step(to, d) as usize]
@@ -241,7 +251,7 @@ impl BoxPath {
             }
             let reached = match stand {
                 Stand::Beside(side) => side == d || self.blocks.around(board, x, side, d),
-                Stand::BesideLifted(side) => side == d || self.layout.side_lifted(board, x, d) == own,
+                Stand::BesideLifted(side) => side == d || self.names[x as usize][d] == self.names[x as usize][side],
                 Stand::Flooded => self.reach.reached(to),
                 Stand::Known(beside) => beside[d],
             };
@@ -250,17 +260,25 @@ impl BoxPath {
             if reached && self.seen[s as usize] != st {
                 self.seen[s as usize] = st;
                 self.parent[s as usize] = (from_state, Push::step(x, d as u8, to));
+                self.first_dir[s as usize] = self.first_dir_from(from_state, d);
                 self.queue.push(s);
             }
         }
     }
 
-    /// The player's side of the box on `x` as `Blocks::side_lifted` names it, if he stands
-    /// there (`Stand::BesideLifted`).
-    fn own_side(&self, board: &Board, x: Cell, stand: Stand) -> u32 {
-        match stand {
-            Stand::BesideLifted(side) => self.layout.side_lifted(board, x, side),
-            _ => 0,
+    /// Work out `Blocks::side_lifted`'s names of the free sides of the box on `x`, once
+    /// per cell and `reach_of_box` call (`Stand::BesideLifted`); a side that is not free
+    /// gets a name no test reads.
+    /// Each is stored on its own: copied as one array, the four stores would stall the load.
+    fn know_side_names(&mut self, board: &Board, occupied: &[bool], x: Cell) {
+        if self.names_at[x as usize] == self.cell_stamp {
+            return;
+        }
+        self.names_at[x as usize] = self.cell_stamp;
+        for d in 0..4 {
+            let y = board.nbr[x as usize][d];
+            self.names[x as usize][d] =
+                if y == NONE || occupied[y as usize] { u32::MAX - 1 } else { self.layout.side_lifted(board, x, d) };
         }
     }
 
@@ -310,7 +328,9 @@ impl BoxPath {
         from_state: u32,
         allowed: &impl Fn(Cell) -> bool,
     ) {
-        let own = self.own_side(board, x, stand);
+        if let Stand::BesideLifted(_) = stand {
+            self.know_side_names(board, occupied, x);
+        }
         for d in 0..4 {
             let behind = board.step(x, d ^ 1);
             let to = board.step(x, d);
@@ -319,7 +339,7 @@ impl BoxPath {
             }
             let reached = match stand {
                 Stand::Beside(side) => self.blocks.around(board, x, side, d ^ 1),
-                Stand::BesideLifted(_) => self.layout.side_lifted(board, x, d ^ 1) == own,
+                Stand::BesideLifted(side) => self.names[x as usize][d ^ 1] == self.names[x as usize][side],
                 Stand::Flooded => self.reach.reached(behind),
                 Stand::Known(behind) => behind[d],
             };
@@ -331,8 +351,19 @@ impl BoxPath {
             if self.seen[s as usize] != st {
                 self.seen[s as usize] = st;
                 self.parent[s as usize] = (from_state, Push::step(x, d as u8, to));
+                self.first_dir[s as usize] = self.first_dir_from(from_state, d);
                 self.queue.push(s);
             }
+        }
+    }
+
+    /// The direction of the first push (pull) on the way to a state whose parent is
+    /// `from_state`, the last in direction `d`.
+    fn first_dir_from(&self, from_state: u32, d: usize) -> u8 {
+        if from_state == u32::MAX {
+            d as u8
+        } else {
+            self.first_dir[from_state as usize]
         }
     }
 

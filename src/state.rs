@@ -150,6 +150,23 @@ mod tests {
         assert_eq!(b, vec![1, 5, 9, 10]);
         move_box(&mut b, 1, 6);
         assert_eq!(b, vec![1, 6, 9, 10]);
+        // Every slot of every sorted list of 1 to 5 cells below 8, moved to every free cell.
+        for mask in 1u32..256 {
+            let list: Vec<Cell> = (0..8).filter(|c| mask >> c & 1 == 1).collect();
+            if list.len() > 5 {
+                continue;
+            }
+            for k in 0..list.len() {
+                for to in (0..8).filter(|&c| c == list[k] || !list.contains(&c)) {
+                    let mut moved = list.clone();
+                    move_box(&mut moved, k, to);
+                    let mut want = list.clone();
+                    want[k] = to;
+                    want.sort_unstable();
+                    assert_eq!(moved, want, "{list:?} slot {k} to {to}");
+                }
+            }
+        }
     }
 
     #[test]

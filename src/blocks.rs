@@ -293,6 +293,11 @@ impl Blocks {
         self.ends_known = true;
     }
 
+    /// The cell of the box lifted off the layout (`lift`), else `NONE`.
+    pub fn lifted(&self) -> Cell {
+        self.lifted
+    }
+
     /// Lift the box on `cell` off a layout (`new_layout`), the other boxes in
     /// `occupied`: label the areas around it not labelled yet. Until the next lift, the
     /// cell is free floor joining those areas (`around_lifted`, `without_lifted`).

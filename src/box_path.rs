@@ -143,20 +143,86 @@ impl BoxPath {
         if !self.box_may_reach(board, occupied, from, target, &allowed) {
             return None;
         }
-        let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
-        self.queue.clear();
         let cells = self.blocks.label(board, occupied, from);
         self.work_left = self.work_left.saturating_sub(cells as u64);
-        // The start is a pseudo-state (the player's real position, not a side); its id must
-        // not be a real state's, or the path would be cut short there.
-        let start = u32::MAX;
         // A player beside the box needs no flood: the blocks tell his side's reach.
         let side = (0..4).find(|&d| player != NONE && board.step(from, d) == player);
         if side.is_none() {
             self.flood(board, occupied, from, &[player]);
         }
         let stand = side.map_or(Stand::Flooded, Stand::Beside);
-        self.expand_pushes(board, occupied, from, stand, st, start, &allowed);
+        self.fewest_pushes(board, occupied, from, stand, (target, end_side), &allowed)
+    }
+
+    /// `push_path` in the layout of the latest `new_layout`, whose blocks the boxes of an
+    /// expansion share: the box on `from` (`occupied` without it) goes to `target`, the
+    /// player starting where `first` says, as in `reach_of_box`.
+    pub fn push_path_in_layout(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        from: Cell,
+        first: [bool; 4],
+        target: Cell,
+    ) -> Option<Vec<Push>> {
+        self.in_layout(board, occupied, from, from, Stand::Known(first), target, &|_| true)
+    }
+
+    /// `push_path` in the layout of the latest `new_layout` for a box just pushed off
+    /// `lifted` onto `from`, the player left on `lifted` (`occupied` holds neither).
+    pub fn push_path_on_from_layout(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        lifted: Cell,
+        from: Cell,
+        target: Cell,
+        allowed: impl Fn(Cell) -> bool,
+    ) -> Option<Vec<Push>> {
+        let side = (0..4).find(|&d| board.step(from, d) == lifted)?;
+        self.in_layout(board, occupied, lifted, from, Stand::BesideLifted(side), target, &allowed)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn in_layout(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        lifted: Cell,
+        from: Cell,
+        stand: Stand,
+        target: Cell,
+        allowed: &impl Fn(Cell) -> bool,
+    ) -> Option<Vec<Push>> {
+        if !self.box_may_reach(board, occupied, from, target, allowed) {
+            return None;
+        }
+        if self.layout.lifted() != lifted {
+            self.layout.lift(board, occupied, lifted);
+        }
+        self.forget_side_names();
+        self.fewest_pushes(board, occupied, from, stand, (target, None), allowed)
+    }
+
+    /// The breadth-first search of `push_path` from the box on `from`, the player standing
+    /// as `first` says; afterwards beside the box, told by the blocks `first` uses (those
+    /// of the box lifted, for `Stand::Known` and `Stand::BesideLifted`).
+    fn fewest_pushes(
+        &mut self,
+        board: &Board,
+        occupied: &[bool],
+        from: Cell,
+        first: Stand,
+        (target, end_side): (Cell, Option<usize>),
+        allowed: &impl Fn(Cell) -> bool,
+    ) -> Option<Vec<Push>> {
+        let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
+        self.queue.clear();
+        // The start is a pseudo-state (the player's real position, not a side); its id must
+        // not be a real state's, or the path would be cut short there.
+        let start = u32::MAX;
+        let lifted = matches!(first, Stand::Known(_) | Stand::BesideLifted(_));
+        self.expand_pushes(board, occupied, from, first, st, start, allowed);
         let mut head = 0;
         while head < self.queue.len() {
             let s = self.queue[head];
@@ -173,9 +239,18 @@ impl BoxPath {
                 out.reverse();
                 return Some(out);
             }
-            self.expand_pushes(board, occupied, x, Stand::Beside(side), st, s, &allowed);
+            let stand = if lifted { Stand::BesideLifted(side) } else { Stand::Beside(side) };
+            self.expand_pushes(board, occupied, x, stand, st, s, allowed);
         }
         None
+    }
+
+    /// The side names (`know_side_names`) of an earlier search are stale: the layout or
+    /// its lifted box may have changed.
+    fn forget_side_names(&mut self) {
+        if Self::next_stamp(&mut self.cell_stamp, &mut self.cell_seen) == 1 {
+            self.names_at.iter_mut().for_each(|x| *x = 0);
+        }
     }
 
     /// Every cell the box on `from` can be pushed to (or, with `pulls`, pulled to), the other
@@ -198,10 +273,8 @@ impl BoxPath {
     ) {
         out.clear();
         let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
-        let mark = Self::next_stamp(&mut self.cell_stamp, &mut self.cell_seen);
-        if mark == 1 {
-            self.names_at.iter_mut().for_each(|x| *x = 0);
-        }
+        self.forget_side_names();
+        let mark = self.cell_stamp;
         self.queue.clear();
         let start = u32::MAX;
         self.cell_seen[from as usize] = mark;
@@ -559,5 +632,44 @@ mod tests {
             }
         });
         assert!(moves > 1000, "only {} moves compared", moves);
+    }
+
+    /// The paths found in a layout shared by its boxes are `push_path`'s, step for step:
+    /// a box pushed from where it stands, and a box just pushed once, the player behind
+    /// it, kept to some cells; the boxes lifted in turn from one labelling.
+    #[test]
+    fn paths_in_a_layout_are_push_path_s() {
+        use crate::testing::{for_random_positions, Draw};
+        let (mut found, mut compared) = (0, 0);
+        for_random_positions(0x5eed_0f1a_7000_beef, 300, Draw::rooms(7, 6, 6, 0, b"...$$$@"), |p| {
+            let (board, text) = (p.board, &p.text);
+            let (mut bp, mut reach) = (BoxPath::new(board.n), Reach::new(board.n));
+            let mut occupied = vec![false; board.n];
+            p.boxes.iter().for_each(|&c| occupied[c as usize] = true);
+            reach.fill(board, &occupied, p.player);
+            bp.new_layout(board);
+            let kept = |c: Cell| c % 5 != 2;
+            for &from in &p.boxes {
+                let behind = reach.behind(board, from);
+                occupied[from as usize] = false;
+                for t in (0..board.n as Cell).filter(|&t| t != from && !occupied[t as usize]) {
+                    let want = bp.push_path(board, &occupied, from, p.player, t, |_| true);
+                    found += want.is_some() as usize;
+                    compared += 1;
+                    assert_eq!(bp.push_path_in_layout(board, &occupied, from, behind, t), want, "{}", text);
+                    for d in (0..4).filter(|&d| behind[d]) {
+                        let to = board.step(from, d);
+                        if to == NONE || occupied[to as usize] || t == to {
+                            continue;
+                        }
+                        let want = bp.push_path(board, &occupied, to, from, t, kept);
+                        let got = bp.push_path_on_from_layout(board, &occupied, from, to, t, kept);
+                        assert_eq!(got, want, "{}", text);
+                    }
+                }
+                occupied[from as usize] = true;
+            }
+        });
+        assert!(found > 1000 && found < compared, "{found} paths of {compared}");
     }
 }

@@ -363,8 +363,6 @@ struct Child {
 #[derive(Clone, Copy)]
 struct Expanding {
     node: u32,
-    /// The normalised player.
-    player: Cell,
     /// The children's depth after one push.
     depth: u16,
     box_hash: u64,

@@ -123,13 +123,17 @@ impl<'a> Side<'a> {
         // Each whole move floods the floor once per (cell, side), like a packing macro.
         let small = self.cx.board.n <= PACKING_MACRO_MAX_CELLS;
         let mut single_pushes = !(forward && self.switches.whole_box_moves && small);
-        let at = Expanding { node, player, depth, box_hash, packed, restricted };
+        let at = Expanding { node, depth, box_hash, packed, restricted };
         let whole = if forward { !single_pushes } else { self.switches.whole_pulls && small };
         if whole {
             if let Some(step) = self.whole_box_moves(at, other, budget) {
                 result = step;
                 single_pushes = false;
             }
+        }
+        if forward && single_pushes {
+            // The goal and packing macros' paths share one labelling of the layout's blocks.
+            self.macros.box_path.new_layout(self.cx.board);
         }
         'boxes: for k in (0..nb).filter(|_| single_pushes) {
             // The children not made are lost to a side carried into the next phase.
@@ -253,9 +257,9 @@ impl<'a> Side<'a> {
                 }
                 let (_, k) = self.macros.candidates[i];
                 let b = self.pos.boxes[k];
+                let first = self.pos.reach.behind(self.cx.board, b);
                 self.pos.occupied[b as usize] = false;
-                let path =
-                    self.macros.box_path.push_path(self.cx.board, &self.pos.occupied, b, at.player, goal, |_| true);
+                let path = self.macros.box_path.push_path_in_layout(self.cx.board, &self.pos.occupied, b, first, goal);
                 self.pos.occupied[b as usize] = true;
                 let path = match path {
                     Some(p) if p.len() > 1 => p,
@@ -586,9 +590,15 @@ impl<'a> Side<'a> {
         let path = match target {
             Some(t) if t != c.to => {
                 let rooms = &self.cx.packing.room;
-                self.macros
-                    .box_path
-                    .push_path(self.cx.board, &self.pos.occupied, c.to, c.from, t, |x| rooms[x as usize] == room)
+                let in_room = |x: Cell| rooms[x as usize] == room;
+                self.macros.box_path.push_path_on_from_layout(
+                    self.cx.board,
+                    &self.pos.occupied,
+                    c.from,
+                    c.to,
+                    t,
+                    in_room,
+                )
             }
             _ => None,
         };

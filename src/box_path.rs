@@ -82,6 +82,13 @@ impl BoxPath {
         self.layout.without_lifted(board, to, player)
     }
 
+    /// Lift the box on `cell` off the layout (`occupied` without it), unless it is lifted.
+    pub fn lift(&mut self, board: &Board, occupied: &[bool], cell: Cell) {
+        if self.layout.lifted() != cell {
+            self.layout.lift(board, occupied, cell);
+        }
+    }
+
     /// The boxes have moved: `reach_of_box` labels the new layout's blocks afresh.
     pub fn new_layout(&mut self, board: &Board) {
         self.layout.new_layout(board);
@@ -197,9 +204,7 @@ impl BoxPath {
         if !self.box_may_reach(board, occupied, from, target, allowed) {
             return None;
         }
-        if self.layout.lifted() != lifted {
-            self.layout.lift(board, occupied, lifted);
-        }
+        self.lift(board, occupied, lifted);
         self.forget_side_names();
         self.fewest_pushes(board, occupied, from, stand, (target, None), allowed)
     }

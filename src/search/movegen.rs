@@ -131,8 +131,9 @@ impl<'a> Side<'a> {
                 single_pushes = false;
             }
         }
-        if forward && single_pushes {
-            // The goal and packing macros' paths share one labelling of the layout's blocks.
+        if single_pushes {
+            // The macros' paths and the children the area labels cannot tell share one
+            // labelling of the layout's blocks.
             self.macros.box_path.new_layout(self.cx.board);
         }
         'boxes: for k in (0..nb).filter(|_| single_pushes) {
@@ -411,11 +412,18 @@ impl<'a> Side<'a> {
     fn emit(&mut self, c: &Child, other: Opposite) -> Option<Step> {
         let nb = self.nboxes;
         // A whole box move's child is told by the layout's blocks, its box lifted (cheaper
-        // than the parent's area labels); a push's mostly by those labels.
+        // than the parent's area labels); a push's mostly by those labels, else by the
+        // blocks too where its areas are counted (each box lifted once per expansion).
         let labelled = (!c.whole_move)
             .then(|| self.pos.areas.child(self.cx.board, &self.pos.occupied, c.from, c.to, c.player))
             .flatten();
-        let cut = c.whole_move.then(|| self.macros.box_path.without(self.cx.board, c.to, c.player));
+        let by_blocks = c.whole_move || (labelled.is_none() && self.open.wants_features());
+        if by_blocks && !c.whole_move {
+            self.pos.occupied[c.from as usize] = false;
+            self.macros.box_path.lift(self.cx.board, &self.pos.occupied, c.from);
+            self.pos.occupied[c.from as usize] = true;
+        }
+        let cut = by_blocks.then(|| self.macros.box_path.without(self.cx.board, c.to, c.player));
         self.pos.child_area = match (labelled, cut) {
             (Some(_), _) => ChildArea::Labelled,
             (None, Some((_, pieces))) => ChildArea::Cut(pieces),

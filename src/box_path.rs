@@ -345,9 +345,9 @@ impl BoxPath {
     }
 
     /// Work out `Blocks::side_lifted`'s names of the free sides of the box on `x`, once
-    /// per cell and `reach_of_box` call (`Stand::BesideLifted`); a side that is not free
-    /// gets a name no test reads.
-    /// Each is stored on its own: copied as one array, the four stores would stall the load.
+    /// per cell and search in the layout (`Stand::BesideLifted`); a side that is not free
+    /// gets a name no test reads. Each is stored on its own: built as one array and
+    /// copied, the load after the four stores would wait on them.
     fn know_side_names(&mut self, board: &Board, occupied: &[bool], x: Cell) {
         if self.names_at[x as usize] == self.cell_stamp {
             return;

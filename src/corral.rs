@@ -93,12 +93,12 @@ impl Corrals {
         }
         self.goal_in.clear();
         self.goal_in.resize(count as usize + 1, false);
-        for c in 0..board.n as Cell {
-            let k = areas.area_of(c).unwrap_or(0);
-            debug_assert_eq!(k == 0, occupied[c as usize] || reach.reached(c));
-            self.label[c as usize] = k;
-            self.goal_in[k as usize] |= board.is_goal[c as usize];
+        // In one pass without branches; the goals after.
+        areas.write_areas_or_zero(&mut self.label[..board.n]);
+        for &g in &board.goals {
+            self.goal_in[self.label[g as usize] as usize] = true;
         }
+        debug_assert!((0..board.n).all(|c| (self.label[c] == 0) == (occupied[c] || reach.reached(c as Cell))));
         // Every barrier in one pass over the boxes, not one pass per corral.
         if self.barriers.len() <= count as usize {
             self.barriers.resize_with(count as usize + 1, Vec::new);

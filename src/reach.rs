@@ -337,6 +337,15 @@ impl Areas {
     /// labelling found them (the player's first, after `label_with_reach`); `None` for a
     /// box.
     #[inline]
+    /// Per cell, its area in the latest labelling, 0 for a cell that was not free or the
+    /// first area's cells alike: `area_of` with both folded into 0.
+    pub fn write_areas_or_zero(&self, out: &mut [u32]) {
+        let base = self.base;
+        for (o, &l) in out.iter_mut().zip(&self.label) {
+            *o = l.saturating_sub(base);
+        }
+    }
+
     pub fn area_of(&self, c: Cell) -> Option<u32> {
         let l = self.label[c as usize];
         (l >= self.base).then(|| l - self.base)
@@ -655,6 +664,11 @@ mod tests {
                 }
             }
             assert_eq!(areas.count(), flood.count_areas(&b, &occ));
+            let mut zeroed = vec![7; b.n];
+            areas.write_areas_or_zero(&mut zeroed);
+            for (x, &k) in zeroed.iter().enumerate() {
+                assert_eq!(k, areas.area_of(x as Cell).unwrap_or(0), "cell {}", x);
+            }
             asked += 1;
             let mut after = occ.clone();
             after[from as usize] = false;

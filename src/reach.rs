@@ -333,10 +333,6 @@ impl Areas {
         size
     }
 
-    /// The area of free cell `c` in the latest labelling, numbered from 0 in the order the
-    /// labelling found them (the player's first, after `label_with_reach`); `None` for a
-    /// box.
-    #[inline]
     /// Per cell, its area in the latest labelling, 0 for a cell that was not free or the
     /// first area's cells alike: `area_of` with both folded into 0.
     pub fn write_areas_or_zero(&self, out: &mut [u32]) {
@@ -346,6 +342,10 @@ impl Areas {
         }
     }
 
+    /// The area of free cell `c` in the latest labelling, numbered from 0 in the order the
+    /// labelling found them (the player's first, after `label_with_reach`); `None` for a
+    /// box.
+    #[inline]
     pub fn area_of(&self, c: Cell) -> Option<u32> {
         let l = self.label[c as usize];
         (l >= self.base).then(|| l - self.base)

@@ -137,6 +137,31 @@ impl Matching {
         self.total(view)
     }
 
+    /// The values beside the costs that a repair starts from: the potentials and the
+    /// pairs, `3 * (n + 1)` of them (`restore_duals` puts them back).
+    pub const fn duals_len(n: usize) -> usize {
+        3 * (n + 1)
+    }
+
+    pub fn save_duals(&self, out: &mut [i32]) {
+        let m = self.n + 1;
+        out[..m].copy_from_slice(&self.u);
+        out[m..2 * m].copy_from_slice(&self.v);
+        for (o, &r) in out[2 * m..3 * m].iter_mut().zip(&self.col_row) {
+            *o = r as i32;
+        }
+    }
+
+    /// The matching `save_duals` saved, once `cost` holds its rows again.
+    pub fn restore_duals(&mut self, from: &[i32]) {
+        let m = self.n + 1;
+        self.u.copy_from_slice(&from[..m]);
+        self.v.copy_from_slice(&from[m..2 * m]);
+        for (r, &o) in self.col_row.iter_mut().zip(&from[2 * m..3 * m]) {
+            *r = o as usize;
+        }
+    }
+
     /// The 1-based column matched to 1-based row `r`. Column 0 is the algorithm's
     /// scratch slot and may still name the row.
     fn column_of(&self, r: usize) -> Option<usize> {

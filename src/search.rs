@@ -526,14 +526,15 @@ impl<'a> Side<'a> {
             Direction::Backward => (&board.start_boxes, &board.from_start[..]),
         };
         let nboxes = board.start_boxes.len();
-        let bound = Bound::new(board, targets, distances, switches.matching);
+        // A sixteenth of the memory at most for the recalled matchings, all of it on big levels.
+        let bound = Bound::new(board, targets, distances, switches.matching, memory_bytes / 16);
         // The cost rows come out of the side's memory, so the budget holds what it says.
         let forward = direction == Direction::Forward;
         // Dives are forward only: decided here once.
         let switches = Switches { dive: switches.dive && forward, ..switches };
         let cells = matches!(priority, Priority::Features | Priority::Plan);
         let plain_cells = switches.plain_cells && forward && cells && switches.advisor_weights;
-        let mut budget = memory_bytes.saturating_sub(bound.rows_bytes());
+        let mut budget = memory_bytes.saturating_sub(bound.rows_bytes() + bound.recalled_bytes());
         // A dive's ranks and the plain-ranked cells cost a node 4 bytes each that the
         // table's figure leaves out.
         let extra = 4 * (switches.dive as usize + plain_cells as usize);
@@ -687,7 +688,7 @@ impl<'a> Side<'a> {
         self.pos.boxes.extend_from_slice(boxes);
         self.pos.set_occupied(true);
         let norm = self.pos.reach.fill(self.cx.board, &self.pos.occupied, player);
-        let h = self.bound.of_parent(&self.pos.boxes);
+        let h = self.bound.of_parent(&self.pos.boxes, NO_PARENT, NO_PARENT);
         let packed = self.packed(boxes);
         let features = self.features(packed);
         let occ = &self.pos.occupied;
@@ -777,7 +778,8 @@ mod tests {
         Context { board, zobrist, packing }
     }
 
-    /// A side's table and its cost rows together stay within the memory it is given.
+    /// A side's table, its cost rows and its recalled matchings together stay within the
+    /// memory it is given.
     #[test]
     fn cost_rows_are_paid_from_the_sides_memory() {
         let cx = context(MICROBAN_126);
@@ -789,7 +791,10 @@ mod tests {
         let ranking = (Priority::Greedy, 0);
         let side = Side::new(cx, Direction::Forward, ranking, Switches::default(), memory);
         assert_eq!(side.bound.rows_bytes(), rows_bytes);
-        assert_eq!(side.table.capacity(), nodes);
+        let recalled = side.bound.recalled_bytes();
+        assert!(recalled > 0 && recalled <= memory / 16, "{recalled}");
+        let spent = rows_bytes + recalled + side.table.capacity() * node_bytes;
+        assert!(spent <= memory && memory - spent < node_bytes, "{spent} of {memory}");
     }
 
     /// Expand the start position once; returns the box layouts stored.

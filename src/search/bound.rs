@@ -1,11 +1,13 @@
 //! A side's lower bound, kept from node to node: the matching of `crate::bound` on this
 //! side's push distances (or, switched off, each box's nearest target summed). The
-//! expanding node's matching is its predecessor's repaired, one augmentation per box that
-//! moved, and a child's is its parent's with the moved box's row re-inserted.
+//! expanding node's matching is its predecessor's (or its own parent's, recalled)
+//! repaired, one augmentation per box that moved, and a child's is its parent's with the
+//! moved box's row re-inserted.
 
 use crate::board::{Board, Cell, FAR};
 use crate::bound::{Matching, IMPOSSIBLE};
 use crate::limits::COST_ROWS_LIMIT;
+use crate::table::NO_PARENT;
 
 /// One side's bound: the distances to its targets and the matchings over them.
 pub(super) struct Bound<'a> {
@@ -46,6 +48,14 @@ pub(super) struct Bound<'a> {
     release: Vec<i64>,
     released: Option<(usize, bool)>,
     repaired: Option<usize>,
+    /// Recently expanded nodes' matchings, by node number modulo `recalled.len()`: the
+    /// node, its boxes (`nboxes` a node) and its duals (`Matching::duals_len`). A node's
+    /// parent was mostly expanded a few hundred to a few thousand nodes before it, long
+    /// after the spares lost it, and its matching then costs one augmentation, not one
+    /// per box that no goal of its own settles.
+    recalled: Vec<u32>,
+    recalled_boxes: Vec<Cell>,
+    recalled_duals: Vec<i32>,
 }
 
 /// More moved boxes than this and the parent's matching is solved afresh (an
@@ -53,6 +63,9 @@ pub(super) struct Bound<'a> {
 const MAX_REPAIRED_ROWS: usize = 3;
 /// Spare matchings kept for repairs (see `Bound::closest_matching`).
 const SPARE_MATCHES: usize = 4;
+/// Expanded nodes' matchings kept, at most (`Bound::recalled`), and the bytes for them.
+const RECALLED: usize = 4096;
+const RECALLED_BYTES: usize = 1 << 22;
 
 /// A push distance as a matching cost: unreachable is `IMPOSSIBLE`.
 #[inline]
@@ -65,8 +78,9 @@ fn matching_cost(d: u16) -> i32 {
 }
 
 impl<'a> Bound<'a> {
-    /// The bound towards `targets`, `distances` pushes away (see the field).
-    pub fn new(board: &Board, targets: &[Cell], distances: &'a [u16], matching: bool) -> Bound<'a> {
+    /// The bound towards `targets`, `distances` pushes away (see the field), with at most
+    /// `memory` bytes for recalled matchings.
+    pub fn new(board: &Board, targets: &[Cell], distances: &'a [u16], matching: bool, memory: usize) -> Bound<'a> {
         let (n, nboxes) = (board.n, targets.len());
         let mut target_index = vec![u16::MAX; n];
         for (j, &t) in targets.iter().enumerate() {
@@ -81,6 +95,8 @@ impl<'a> Bound<'a> {
                 }
             }
         }
+        let each = 4 + 2 * nboxes + 4 * Matching::duals_len(nboxes);
+        let recall = if matching { RECALLED.min(RECALLED_BYTES.min(memory) / each) } else { 0 };
         Bound {
             n,
             nboxes,
@@ -100,12 +116,20 @@ impl<'a> Bound<'a> {
             release: Vec::new(),
             released: None,
             repaired: None,
+            recalled: vec![NO_PARENT; recall],
+            recalled_boxes: vec![0; recall * nboxes],
+            recalled_duals: vec![0; recall * Matching::duals_len(nboxes)],
         }
     }
 
     /// The bytes of the cost rows, which come out of the side's memory.
     pub fn rows_bytes(&self) -> usize {
         self.cost_rows.len() * std::mem::size_of::<i32>()
+    }
+
+    /// The bytes of the recalled matchings, which do too.
+    pub fn recalled_bytes(&self) -> usize {
+        self.recalled.len() * 4 + self.recalled_boxes.len() * 2 + self.recalled_duals.len() * 4
     }
 
     /// Pushes from each cell to the target on `target` (forward; from it, backward).
@@ -138,24 +162,65 @@ impl<'a> Bound<'a> {
             .fold(0i32, |a, c| a.saturating_add(c))
     }
 
-    /// The bound of the node whose sorted boxes are `boxes`, its full matching loaded for
-    /// its children (`of_child`).
-    pub fn of_parent(&mut self, boxes: &[Cell]) -> i32 {
+    /// The bound of node `node` (`NO_PARENT` for none), the child of `parent`, whose
+    /// sorted boxes are `boxes`, its full matching loaded for its children (`of_child`).
+    pub fn of_parent(&mut self, boxes: &[Cell], node: u32, parent: u32) -> i32 {
         if !self.matching {
             return self.nearest_sum(boxes.iter().copied());
         }
-        let n = self.nboxes;
         (self.released, self.repaired) = (None, None);
         self.closest_matching(boxes);
-        if let Some(h) = self.repair_parent_match(boxes) {
-            return h;
-        }
+        let h = match self.repair_parent_match(boxes) {
+            Some(h) => h,
+            None => match self.recall(parent).then(|| self.repair_parent_match(boxes)).flatten() {
+                Some(h) => h,
+                None => {
+                    self.load_rows(boxes);
+                    self.parent_match.solve()
+                }
+            },
+        };
+        self.keep(node);
+        h
+    }
+
+    /// `matched` and `parent_match`'s costs for `boxes`.
+    fn load_rows(&mut self, boxes: &[Cell]) {
+        let n = self.nboxes;
         for k in 0..n {
             self.fill_row(boxes[k]);
             self.parent_match.cost[k * n..(k + 1) * n].copy_from_slice(&self.row);
         }
         boxes.clone_into(&mut self.matched);
-        self.parent_match.solve()
+    }
+
+    /// Keep the matching just loaded as node `node`'s, for its children.
+    fn keep(&mut self, node: u32) {
+        if self.recalled.is_empty() || node == NO_PARENT {
+            return;
+        }
+        let (nb, d) = (self.nboxes, Matching::duals_len(self.nboxes));
+        let k = node as usize % self.recalled.len();
+        self.recalled[k] = node;
+        self.recalled_boxes[k * nb..(k + 1) * nb].copy_from_slice(&self.matched);
+        self.parent_match.save_duals(&mut self.recalled_duals[k * d..(k + 1) * d]);
+    }
+
+    /// Load `node`'s matching, if it is still kept (`parent_match` is scratch here).
+    fn recall(&mut self, node: u32) -> bool {
+        if self.recalled.is_empty() || node == NO_PARENT {
+            return false;
+        }
+        let (nb, d) = (self.nboxes, Matching::duals_len(self.nboxes));
+        let k = node as usize % self.recalled.len();
+        if self.recalled[k] != node {
+            return false;
+        }
+        let boxes = std::mem::take(&mut self.recalled_boxes);
+        self.load_rows(&boxes[k * nb..(k + 1) * nb]);
+        self.recalled_boxes = boxes;
+        self.parent_match.restore_duals(&self.recalled_duals[k * d..(k + 1) * d]);
+        true
     }
 
     /// The bound of the child of the last `of_parent` node (boxes `boxes`) whose box in
@@ -264,6 +329,59 @@ fn moved_rows(row_of_cell: &mut [u16], boxes: &[Cell], layout: &[Cell]) -> usize
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::numbers;
+
+    /// A node's bound is the same whether its matching is solved afresh, repaired from the
+    /// last node's or a spare, or recalled from its parent's: random trees of layouts (a
+    /// box moved to any free cell per child), expanded in random order, with room for a
+    /// few matchings (so that nodes evict each other) and for many, against a fresh solve.
+    #[test]
+    fn recalled_matchings_bound_as_a_fresh_solve() {
+        let text = "##########\n#  .  .  #\n# $$ $$  #\n#@ .. .. #\n#  $$  $ #\n#  .  $. #\n##########\n";
+        let board = Board::from_text(text);
+        let (n, nb) = (board.n, board.goals.len());
+        let fresh = |boxes: &[Cell]| {
+            let mut m = Matching::new(nb);
+            for (k, &b) in boxes.iter().enumerate() {
+                for j in 0..nb {
+                    m.cost[k * nb + j] = matching_cost(board.to_goal[j * n + b as usize]);
+                }
+            }
+            m.solve().min(IMPOSSIBLE)
+        };
+        let mut recalls = 0;
+        for (seed, memory) in [(1, 300), (2, 1 << 16), (3, 1 << 16)] {
+            let mut rnd = numbers(seed);
+            let mut bound = Bound::new(&board, &board.goals, &board.to_goal, true, memory);
+            let mut nodes: Vec<(Vec<Cell>, u32)> = vec![(board.start_boxes.clone(), NO_PARENT)];
+            let mut waiting = vec![0u32];
+            while nodes.len() < 3000 && !waiting.is_empty() {
+                // Mostly a recent node, as a best-first search takes them.
+                let span = if rnd(4) == 0 { 1000 } else { 8 };
+                let pick = waiting.len() - 1 - rnd(waiting.len().min(span));
+                let node = waiting.swap_remove(pick);
+                let (boxes, parent) = nodes[node as usize].clone();
+                let kept = bound.recalled.contains(&parent);
+                let h = bound.of_parent(&boxes, node, parent).min(IMPOSSIBLE);
+                assert_eq!(h, fresh(&boxes), "{boxes:?}");
+                recalls += kept as usize;
+                for _ in 0..1 + rnd(3) {
+                    let (slot, to) = (rnd(nb), rnd(n) as Cell);
+                    if boxes.contains(&to) {
+                        continue;
+                    }
+                    let mut child = boxes.clone();
+                    child[slot] = to;
+                    let h = bound.of_child(&boxes, slot, to).min(IMPOSSIBLE);
+                    child.sort_unstable();
+                    assert_eq!(h, fresh(&child), "{child:?}");
+                    waiting.push(nodes.len() as u32);
+                    nodes.push((child, node));
+                }
+            }
+        }
+        assert!(recalls > 1000, "{recalls} parents recalled");
+    }
 
     /// A row of matching costs by cell (`Bound::cost_rows`) is the row read from the
     /// distances, both ways and with unreachable targets, as it is past the size limit.
@@ -272,7 +390,7 @@ mod tests {
         let board = Board::from_text("#######\n#@ $ .#\n# #$# #\n#  . ##\n#######\n");
         let sides = [(&board.goals, &board.to_goal), (&board.start_boxes, &board.from_start)];
         for (targets, distances) in sides {
-            let mut bound = Bound::new(&board, targets, distances, true);
+            let mut bound = Bound::new(&board, targets, distances, true, 0);
             assert!(!bound.cost_rows.is_empty());
             let rows = std::mem::take(&mut bound.cost_rows);
             let nb = bound.nboxes;

@@ -103,7 +103,7 @@ impl<'a> Side<'a> {
         }
         // Children re-solve only their moved box's row of the parent's matching.
         if self.switches.matching {
-            self.bound.of_parent(&self.pos.boxes);
+            self.bound.of_parent(&self.pos.boxes, node, self.table.parent(node));
         }
         let box_hash = self.cx.zobrist.of_boxes(&self.pos.boxes);
         let packed = self.packed(&self.pos.boxes);

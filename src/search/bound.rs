@@ -29,11 +29,6 @@ pub(super) struct Bound<'a> {
     child_match: Matching,
     /// The boxes (rows) `parent_match` was last solved for; empty before the first.
     matched: Vec<Cell>,
-    /// Earlier nodes' matchings and their boxes, for repairs: phases whose queues take
-    /// turns jump between lines of the search, and solving afresh costs an augmentation
-    /// per box. `next_spare` is the slot a matching goes to next.
-    spare_matches: Vec<(Vec<Cell>, Matching)>,
-    next_spare: usize,
     /// Scratch for repairing `parent_match`: cell -> its row in `matched` (checked
     /// against it, never cleared), new row -> old row, and the new rows' costs.
     row_of_cell: Vec<u16>,
@@ -49,10 +44,10 @@ pub(super) struct Bound<'a> {
     released: Option<(usize, bool)>,
     repaired: Option<usize>,
     /// Recently expanded nodes' matchings, by node number modulo `recalled.len()`: the
-    /// node, its boxes (`nboxes` a node) and its duals (`Matching::duals_len`). A node's
-    /// parent was mostly expanded a few hundred to a few thousand nodes before it, long
-    /// after the spares lost it, and its matching then costs one augmentation, not one
-    /// per box that no goal of its own settles.
+    /// node, its boxes (`nboxes` a node) and its duals (`Matching::duals_len`). Phases
+    /// whose queues take turns jump between lines of the search, so a node's parent was
+    /// mostly expanded a few hundred to a few thousand nodes before it; its matching
+    /// then costs one augmentation, not one per box that no goal of its own settles.
     recalled: Vec<u32>,
     recalled_boxes: Vec<Cell>,
     recalled_duals: Vec<i32>,
@@ -61,8 +56,6 @@ pub(super) struct Bound<'a> {
 /// More moved boxes than this and the parent's matching is solved afresh (an
 /// augmentation per moved box would cost more).
 const MAX_REPAIRED_ROWS: usize = 3;
-/// Spare matchings kept for repairs (see `Bound::closest_matching`).
-const SPARE_MATCHES: usize = 4;
 /// Expanded nodes' matchings kept, at most (`Bound::recalled`), and the bytes for them.
 const RECALLED: usize = 4096;
 const RECALLED_BYTES: usize = 1 << 22;
@@ -107,8 +100,6 @@ impl<'a> Bound<'a> {
             parent_match: Matching::new(nboxes),
             child_match: Matching::new(nboxes),
             matched: Vec::new(),
-            spare_matches: Vec::new(),
-            next_spare: 0,
             row_of_cell: vec![0; n],
             old_row: vec![None; nboxes],
             fresh: vec![0; nboxes * nboxes],
@@ -169,7 +160,6 @@ impl<'a> Bound<'a> {
             return self.nearest_sum(boxes.iter().copied());
         }
         (self.released, self.repaired) = (None, None);
-        self.closest_matching(boxes);
         let h = match self.repair_parent_match(boxes) {
             Some(h) => h,
             None => match self.recall(parent).then(|| self.repair_parent_match(boxes)).flatten() {
@@ -245,34 +235,6 @@ impl<'a> Bound<'a> {
         }
     }
 
-    /// Make the stored matching whose boxes differ least from `boxes` the one to
-    /// repair; one about to be solved afresh over is kept among the spares.
-    fn closest_matching(&mut self, boxes: &[Cell]) {
-        let mut best = moved_rows(&mut self.row_of_cell, boxes, &self.matched);
-        let mut pick = None;
-        for i in 0..self.spare_matches.len() {
-            let moved = moved_rows(&mut self.row_of_cell, boxes, &self.spare_matches[i].0);
-            if moved < best && moved <= MAX_REPAIRED_ROWS {
-                (best, pick) = (moved, Some(i));
-            }
-        }
-        let slot = match pick {
-            Some(i) => i,
-            None if best > MAX_REPAIRED_ROWS && self.matched.len() == self.nboxes => {
-                if self.spare_matches.len() < SPARE_MATCHES {
-                    self.spare_matches.push((Vec::new(), Matching::new(self.nboxes)));
-                }
-                let i = self.next_spare % self.spare_matches.len();
-                self.next_spare = i + 1;
-                i
-            }
-            None => return,
-        };
-        let spare = &mut self.spare_matches[slot];
-        std::mem::swap(&mut self.matched, &mut spare.0);
-        std::mem::swap(&mut self.parent_match, &mut spare.1);
-    }
-
     /// A best-first search mostly expands a child of the node it expanded last, whose
     /// boxes differ by one: the last matching, its rows reordered and the moved boxes'
     /// rows replaced, is then repaired with an augmentation per moved box instead of
@@ -316,25 +278,15 @@ fn row_in(row_of_cell: &[u16], layout: &[Cell], c: Cell) -> Option<usize> {
     (p < layout.len() && layout[p] == c).then_some(p)
 }
 
-/// How many of `boxes` are not among `layout`'s (more than all if it has none), with
-/// `row_of_cell` as scratch.
-fn moved_rows(row_of_cell: &mut [u16], boxes: &[Cell], layout: &[Cell]) -> usize {
-    if layout.len() != boxes.len() {
-        return boxes.len() + 1;
-    }
-    mark_rows(row_of_cell, layout);
-    boxes.iter().filter(|&&c| row_in(row_of_cell, layout, c).is_none()).count()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::testing::numbers;
 
     /// A node's bound is the same whether its matching is solved afresh, repaired from the
-    /// last node's or a spare, or recalled from its parent's: random trees of layouts (a
-    /// box moved to any free cell per child), expanded in random order, with room for a
-    /// few matchings (so that nodes evict each other) and for many, against a fresh solve.
+    /// last node's, or recalled from its parent's: random trees of layouts (a box moved to
+    /// any free cell per child), expanded in random order, with room for a few matchings
+    /// (so that nodes evict each other) and for many, against a fresh solve.
     #[test]
     fn recalled_matchings_bound_as_a_fresh_solve() {
         let text = "##########\n#  .  .  #\n# $$ $$  #\n#@ .. .. #\n#  $$  $ #\n#  .  $. #\n##########\n";

@@ -230,7 +230,7 @@ pub fn signature(nodes: u64) -> Vec<(&'static str, u64, bool)> {
         .collect()
 }
 
-pub fn main(args: &[String]) -> ExitCode {
+pub fn bench_main(args: &[String]) -> ExitCode {
     let nodes = match args {
         [] => NODES_PER_MAP,
         [flag, n] if flag == "--nodes" => match n.parse::<u64>() {

@@ -135,7 +135,7 @@ impl Outcome {
     }
 }
 
-pub fn main(args: &[String]) -> ExitCode {
+pub fn solve_main(args: &[String]) -> ExitCode {
     let start = Instant::now();
     let plan = match plan(args) {
         Ok(p) => p,

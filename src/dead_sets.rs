@@ -23,11 +23,11 @@ pub const MAX_SET: usize = 12;
 /// among the position's).
 const MAX_SETS: usize = 4096;
 
-type Key = [Cell; MAX_SET + 1];
+type SetKey = [Cell; MAX_SET + 1];
 
 pub struct DeadSets {
     /// The sets' boxes, sorted, `NONE` after the last.
-    sets: Vec<Key>,
+    sets: Vec<SetKey>,
     /// Per set, `words` words: the cells of the player's area on the lifted board.
     areas: Vec<u64>,
     words: usize,
@@ -143,7 +143,7 @@ impl DeadSets {
     fn stuck(&mut self, board: &Board, set: &[Cell], player: Cell, limit: usize) -> bool {
         self.searches += 1;
         let search = &mut self.search;
-        let mut root: Key = key_of(set, player);
+        let mut root: SetKey = key_of(set, player);
         root[..MAX_SET].sort_unstable();
         search.start(root);
         let mut expanded = 0;

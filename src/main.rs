@@ -337,9 +337,9 @@ fn main() -> ExitCode {
     match args.first().map(|s| s.as_str()) {
         Some("-h") | Some("--help") => return emit(USAGE, "the help"),
         Some("-V") | Some("--version") => return emit(&format!("sokoban {}\n", VERSION), "the version"),
-        Some("bench") => return bench::main(&args[1..]),
+        Some("bench") => return bench::bench_main(&args[1..]),
         #[cfg(not(judge))]
-        Some("solve") => return collection::main(&args[1..]),
+        Some("solve") => return collection::solve_main(&args[1..]),
         _ => {}
     }
     let cli = match parse_args(&args) {

@@ -161,7 +161,7 @@ pub fn solve(level: &Level, options: &Options, budget: &Budget) -> Report {
     let packing = Packing::analyse(&board);
     report.rooms = packing.describe_rooms(&board);
     report.rooms.extend(packing.plan.as_ref().map(|p| p.describe(&board)));
-    let phases = phases_for(&packing, options);
+    let phases = level_phases(&packing, options);
     if let Some(n) = options.only_phase.filter(|&n| n > phases.len()) {
         let why =
             format!("--phase {}: this level's portfolio has {}", n, crate::count(phases.len(), "phase", "phases"));
@@ -248,12 +248,12 @@ fn picture(_: &Level, _: &Board, _: &[Cell], _: Cell) -> Option<String> {
 
 /// The level's portfolio (`schedule::phases_for`): with the strict phase when the options
 /// allow it and some goal room has a packing order to enforce.
-fn phases_for(packing: &Packing, options: &Options) -> Vec<Phase> {
+fn level_phases(packing: &Packing, options: &Options) -> Vec<Phase> {
     let ordered_rooms = options.switches.strict_rooms && packing.strict.iter().any(|&s| s);
     schedule::phases_for(ordered_rooms, packing.plan.is_some(), options.advisor_weights)
 }
 
-/// Run `phases` (see `phases_for`) in order; a proof of unsolvability from any of them is
+/// Run `phases` (see `level_phases`) in order; a proof of unsolvability from any of them is
 /// final. Phases whose backward sides would search alike (the same ranking) share one.
 /// Each forward side takes over what the last one proved (`search::Lessons`), so the
 /// corral searches are not made again; the box sets learned dead prune sooner than the

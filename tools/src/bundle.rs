@@ -32,6 +32,7 @@
 //! message when a declared module file is missing, ambiguous or included recursively,
 //! or when the minifier cannot read the source.
 
+mod flatten;
 mod minify;
 
 use std::fs;

@@ -6,7 +6,9 @@
 //! written as one blank only where the two tokens would otherwise read as another token
 //! (`a b`, `r "x"`, `& &x`, `/ *p`, a literal's suffix). The names the crate declares are
 //! written shorter, every use alike (`declared_names`); `BUNDLE_NAMES=1 make submission`
-//! lists which short name is which, for reading the judge build's errors.
+//! lists which short name is which, for reading the judge build's errors. Before that,
+//! `flatten` opens the modules into the crate root (no `pub`, `use crate::` lines or
+//! module paths), and one-letter aliases stand for `usize` and `bool`.
 //!
 //! Items are chosen by their `cfg` attributes, evaluated as the judge's build sees them:
 //! `#[cfg(test)]` and `#[test]` items go, `#[cfg(not(judge))]` items (code that serves
@@ -475,7 +477,7 @@ fn shorten_names<'a>(tokens: Vec<Token<'a>>, names: &'a std::collections::HashMa
 const ALIASED: &[&str] = &["usize", "bool"];
 
 /// Write each of `ALIASED` by a one-letter alias that no word of the source is, declared
-/// at the top of the crate and of every inline module that uses it.
+/// once at the top of the crate (after `flatten`, the crate is one module).
 fn alias_types<'a>(tokens: Vec<Token<'a>>) -> Vec<Token<'a>> {
     let words: std::collections::HashSet<&str> =
         tokens.iter().filter(|t| t.kind == Kind::Word).map(|t| t.text).collect();
@@ -486,53 +488,26 @@ fn alias_types<'a>(tokens: Vec<Token<'a>>) -> Vec<Token<'a>> {
     let mut free = LETTERS.iter().filter(|l| !words.contains(*l));
     let aliases: Vec<(&str, &str)> =
         ALIASED.iter().filter(|t| words.contains(*t)).filter_map(|&t| Some((t, *free.next()?))).collect();
-    let opens_module =
-        |k: usize| tokens[k].text == "{" && k >= 2 && tokens[k - 2].text == "mod" && tokens[k - 1].kind == Kind::Word;
-    // The aliases a module's own tokens use, its inner modules' left out.
-    let declarations = |start: usize, end: usize| {
-        let mut used = vec![false; aliases.len()];
-        let mut k = start;
-        while k < end {
-            if k > start && opens_module(k) {
-                k = close(&tokens, k).unwrap_or(end);
-                continue;
-            }
-            if let Some(i) =
-                aliases.iter().position(|(long, _)| tokens[k].kind == Kind::Word && tokens[k].text == *long)
-            {
-                used[i] = true;
-            }
-            k += 1;
-        }
-        let word = |text: &'a str| Token { text, kind: Kind::Word, spaced: true };
-        let punct = |text: &'a str| Token { text, kind: Kind::Punct, spaced: false };
-        let used = aliases.iter().zip(used).filter(|(_, u)| *u).map(|(a, _)| *a);
-        used.flat_map(|(long, short)| [word("type"), word(short), punct("="), word(long), punct(";")])
-            .collect::<Vec<_>>()
-    };
-    // Each scope's declarations go after its inner attributes (`#![...]`), which must
-    // come first.
-    let mut insert = std::collections::HashMap::new();
-    insert.insert(past_inner_attributes(&tokens, 0), declarations(0, tokens.len()));
-    for k in (0..tokens.len()).filter(|&k| opens_module(k)) {
-        let end = close(&tokens, k).unwrap_or(tokens.len());
-        insert.insert(past_inner_attributes(&tokens, k + 1), declarations(k, end));
-    }
-    let mut out = Vec::with_capacity(tokens.len());
-    for (k, t) in tokens.iter().enumerate() {
-        out.extend(insert.remove(&k).unwrap_or_default());
+    let word = |text: &'a str| Token { text, kind: Kind::Word, spaced: true };
+    let punct = |text: &'a str| Token { text, kind: Kind::Punct, spaced: false };
+    let declarations =
+        aliases.iter().flat_map(|&(long, short)| [word("type"), word(short), punct("="), word(long), punct(";")]);
+    // The declarations go after the crate's inner attributes (`#![...]`), which must come first.
+    let at = past_inner_attributes(&tokens, 0);
+    let mut out: Vec<Token> = tokens[..at].to_vec();
+    out.extend(declarations);
+    for t in &tokens[at..] {
         let renamed = aliases.iter().find(|(long, _)| t.kind == Kind::Word && t.text == *long);
         out.push(match renamed {
             Some(&(_, short)) => Token { text: short, ..t.clone() },
             None => t.clone(),
         });
     }
-    out.extend(insert.remove(&tokens.len()).unwrap_or_default());
     out
 }
 
 /// The index past the inner attributes (`#![...]`) that start at `i`.
-fn past_inner_attributes(tokens: &[Token], mut i: usize) -> usize {
+pub fn past_inner_attributes(tokens: &[Token], mut i: usize) -> usize {
     while i + 2 < tokens.len() && tokens[i].text == "#" && tokens[i + 1].text == "!" && tokens[i + 2].text == "[" {
         i = close(tokens, i + 2).unwrap_or(tokens.len());
     }
@@ -541,7 +516,7 @@ fn past_inner_attributes(tokens: &[Token], mut i: usize) -> usize {
 
 /// The judge file's text for bundled source `src`.
 pub fn minify(src: &str) -> Result<String, String> {
-    let tokens = judge_items(tokenize(src)?)?;
+    let tokens = crate::flatten::flatten(judge_items(tokenize(src)?)?)?;
     let names = short_names(&tokens, &declared_names(&tokens));
     if std::env::var_os("BUNDLE_NAMES").is_some() {
         let mut pairs: Vec<_> = names.iter().collect();
@@ -554,7 +529,7 @@ pub fn minify(src: &str) -> Result<String, String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::path::PathBuf;
     use std::process::Command;
@@ -673,14 +648,14 @@ fn main() {
 }
 "####;
 
-    fn temp_dir(tag: &str) -> PathBuf {
+    pub(crate) fn temp_dir(tag: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("minify-test-{tag}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir
     }
 
     /// Build `src` with plain rustc (`--cfg judge` if asked) and return what it prints.
-    fn run(dir: &std::path::Path, name: &str, src: &str, judge: bool) -> String {
+    pub(crate) fn run(dir: &std::path::Path, name: &str, src: &str, judge: bool) -> String {
         let file = dir.join(format!("{name}.rs"));
         let exe = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
         std::fs::write(&file, src).unwrap();
@@ -800,15 +775,15 @@ fn main() {
         let _ = std::fs::remove_dir_all(dir);
     }
 
-    /// `usize` and `bool` are written by one-letter aliases, declared in each module that
-    /// uses them (inner modules too, none where unused, after inner attributes); a
-    /// literal's suffix stays.
+    /// `usize` and `bool` are written by one-letter aliases, declared once after the
+    /// crate's inner attributes (the modules are opened into the root); a literal's
+    /// suffix stays.
     #[test]
-    fn primitive_types_are_aliased_in_every_module_that_uses_them() {
+    fn primitive_types_are_aliased_once() {
         let src = r#"
 #![allow(unused)]
+#![allow(dead_code)]
 mod outer {
-    #![allow(dead_code)]
     pub fn half(x: usize) -> usize { x / 2 + 0usize }
     pub mod inner {
         pub fn odd(x: usize) -> bool { x % 2 == 1 && usize::MAX > x }
@@ -823,8 +798,9 @@ fn main() {
         let small = minify(src).unwrap();
         let declared = small.matches("=usize;").count();
         assert_eq!(small.matches("usize").count(), declared + 2, "{small}"); // 0usize and the string
-        assert_eq!(declared, 3, "root, outer, inner: {small}");
-        assert_eq!(small.matches("=bool;").count(), 2, "root, inner: {small}");
+        assert_eq!(declared, 1, "{small}");
+        assert_eq!(small.matches("=bool;").count(), 1, "{small}");
+        assert!(small.find("=usize;") > small.find("#![allow(dead_code)]"), "{small}");
         let dir = temp_dir("aliased");
         assert_eq!(run(&dir, "aliased", &small, false), run(&dir, "original", src, false));
         let _ = std::fs::remove_dir_all(dir);

@@ -143,6 +143,7 @@ impl Matching {
         3 * (n + 1)
     }
 
+    /// Writes the potentials and the pairs into `out` (`duals_len` values).
     pub fn save_duals(&self, out: &mut [i32]) {
         let m = self.n + 1;
         out[..m].copy_from_slice(&self.u);

@@ -528,12 +528,13 @@ impl<'a> Side<'a> {
         let nboxes = board.start_boxes.len();
         // A sixteenth of the memory at most for the recalled matchings, all of it on big levels.
         let bound = Bound::new(board, targets, distances, switches.matching, memory_bytes / 16);
-        // The cost rows come out of the side's memory, so the budget holds what it says.
         let forward = direction == Direction::Forward;
         // Dives are forward only: decided here once.
         let switches = Switches { dive: switches.dive && forward, ..switches };
         let cells = matches!(priority, Priority::Features | Priority::Plan);
         let plain_cells = switches.plain_cells && forward && cells && switches.advisor_weights;
+        // The cost rows and recalled matchings come out of the side's memory, so the budget
+        // holds what it says.
         let mut budget = memory_bytes.saturating_sub(bound.rows_bytes() + bound.recalled_bytes());
         // A dive's ranks and the plain-ranked cells cost a node 4 bytes each that the
         // table's figure leaves out.

@@ -302,7 +302,7 @@ impl<'a> Side<'a> {
             {
                 continue;
             }
-            // The clock is read only before a box's moves are made: most boxes have none.
+            // On big maps the clock is read before a box's moves are made: most boxes have none.
             if self.out_of_time(budget) {
                 break;
             }

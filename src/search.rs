@@ -526,7 +526,7 @@ impl<'a> Side<'a> {
             Direction::Backward => (&board.start_boxes, &board.from_start[..]),
         };
         let nboxes = board.start_boxes.len();
-        // A sixteenth of the memory at most for the recalled matchings, all of it on big levels.
+        // The recalled matchings get at most a sixteenth of the side's memory.
         let bound = Bound::new(board, targets, distances, switches.matching, memory_bytes / 16);
         let forward = direction == Direction::Forward;
         // Dives are forward only: decided here once.

@@ -536,8 +536,8 @@ impl<'a> Side<'a> {
     }
 
     /// Past the deadline, asked between the boxes of one expansion: only on maps where
-    /// an expansion can take longer than the margin to it, since reading the clock per
-    /// box cost whole box moves 3% of their time on small maps.
+    /// an expansion can take longer than the margin to it, since on small maps reading
+    /// the clock per box is a visible part of whole box moves' time.
     fn out_of_time(&self, budget: &Budget) -> bool {
         (self.nboxes > DEADLINE_CHECK_BOXES || self.cx.board.n > DEADLINE_CHECK_CELLS) && budget.past_deadline()
     }

@@ -107,7 +107,8 @@ pub struct Switches {
     /// others standing still (after the packing-order search of YASS as Tim Wheeler
     /// describes it): onto its room's next goal, or onto the cells off the goals farthest
     /// from where it stands; under a packing plan, onto its current targets or any cell
-    /// off the goals. Incomplete: most positions in between are never stored.
+    /// off the goals (any cell at all once the plan stalls). Incomplete: most positions in
+    /// between are never stored.
     /// Maps over `limits::PACKING_MACRO_MAX_CELLS` floor cells go by single pushes (each
     /// move floods the floor).
     pub whole_box_moves: bool,
@@ -494,6 +495,10 @@ pub struct Side<'a> {
     subtree: Vec<u8>,
     learn_work: u64,
     parent_plan: (usize, bool),
+    /// Under a plan: the most of its targets any child filled in order, and the expansion
+    /// that child came at. Past `STALLED` expansions without more, the plan's open phase
+    /// holds the search up, and whole box moves go anywhere (`whole_box_moves`).
+    best_filled: (usize, u64),
     /// The expanding node's progress along the plan, which most children share.
     progress: Progress,
     /// The check's working space, and whether it holds the expanding node's matching.
@@ -589,6 +594,7 @@ impl<'a> Side<'a> {
             subtree: Vec::new(),
             learn_work: 0,
             parent_plan: (0, false),
+            best_filled: (0, 0),
             progress: Progress::default(),
             strands: Strands::default(),
             strands_ready: false,
@@ -1264,8 +1270,8 @@ mod tests {
     }
 
     /// Under the packing plan a whole box move goes onto a target of the phase being
-    /// filled, never onto a goal of a later phase, and onto any cell off the goals; the
-    /// plain whole box moves park a box on at most `PARKING_CELLS` cells.
+    /// filled, never onto a goal of a later phase (until the plan stalls), and onto any cell
+    /// off the goals; the plain whole box moves park a box on at most `PARKING_CELLS` cells.
     #[test]
     fn whole_box_moves_under_a_plan_go_to_its_targets_and_anywhere_off_the_goals() {
         // The pocket's deeper goal is the plan's first phase.
@@ -1293,6 +1299,27 @@ mod tests {
         assert!(off_goals(&planned, at(4, 3)) > 4, "{:?}", planned);
         let plain = layouts(Priority::Greedy);
         assert!(off_goals(&plain, at(4, 3)) <= movegen::PARKING_CELLS, "{:?}", plain);
+    }
+
+    /// Once no child has filled more of the plan in order for `STALLED` expansions, whole
+    /// box moves under the plan go onto its later phases' goals too.
+    #[test]
+    fn whole_box_moves_under_a_stalled_plan_go_onto_later_goals_too() {
+        let text = "#########\n#@      #\n#       #\n#  $$   #\n#       #\n####.####\n####.####\n#########\n";
+        let cx = context(text);
+        let board = cx.board;
+        let later = board.cell_at(4, 5);
+        let switches = Switches { whole_box_moves: true, packing_macro: false, ..Switches::default() };
+        let onto_later = |expanded: u64| {
+            let mut side = Side::new(cx, Direction::Forward, (Priority::Plan, 0), switches, 1 << 20);
+            let other = Table::with_budget(board.start_boxes.len() + 1, 1 << 16);
+            side.add_root(&board.start_boxes, board.start_player).unwrap();
+            side.stats.expanded = expanded;
+            side.expand(&other, &Budget::nodes(u64::MAX, 1 << 20));
+            (1..side.table.len() as u32).filter(|&i| side.table.key(i)[..2].contains(&later)).count()
+        };
+        assert_eq!(onto_later(movegen::STALLED - 1), 0, "onto the later phase's goal before the stall");
+        assert!(onto_later(movegen::STALLED + 1) > 0, "not onto the later phase's goal after it");
     }
 
     /// With the other plans, a whole box move may go onto a goal that another plan fills

@@ -9,6 +9,11 @@ use super::*;
 /// lead nowhere, and solved fewer levels (docs/experiments/2026-11-22-whole-box-moves.md);
 /// a plan's feature cells sort them out (2026-11-26-plan-by-whole-box-moves.md).
 pub(super) const PARKING_CELLS: usize = 2;
+/// Expansions without a child filling more of the plan in order, after which whole box
+/// moves under a plan may end on any cell, goals of later phases too: the plan's next
+/// step may need boxes moved among the goals first (a room's boxes that start on goals
+/// shifted along before they go out to park).
+pub(super) const STALLED: u64 = 50_000;
 
 /// How many boxes, nearest first, try to reach a room's next goal in one move: more solved
 /// no more levels, at more cost per expansion (docs/experiments/2026-11-21-packing-macros.md).
@@ -280,7 +285,8 @@ impl<'a> Side<'a> {
     /// The children of `whole_box_moves`: each box the player can push now goes onto the
     /// next goal of any ordered room it can get to (onto any free goal of a room without
     /// an order), and to cells off the goals, the other boxes standing still. Under a
-    /// packing plan, onto the targets of its current phase and any cell off the goals.
+    /// packing plan, onto the targets of its current phase and any cell off the goals, and
+    /// once the plan has stalled for `STALLED` expansions onto any cell.
     /// Backward (`whole_pulls`), each box the player can pull goes onto the free start
     /// cells it can get to and onto the cells off them farthest away.
     fn whole_box_moves(&mut self, at: Expanding, other: Opposite, budget: &Budget) -> Option<Step> {
@@ -291,6 +297,7 @@ impl<'a> Side<'a> {
         let mut result = None;
         let occupied = &self.pos.occupied;
         let plan = self.plan.map(|plan| (plan, plan.phase_targets(|x| occupied[x as usize])));
+        let stalled = self.stats.expanded - self.best_filled.1 > STALLED;
         let others: Vec<_> = self.others.iter().map(|&(p, _)| (p, p.phase_targets(|x| occupied[x as usize]))).collect();
         let board = self.cx.board;
         self.macros.box_path.new_layout(board);
@@ -323,7 +330,7 @@ impl<'a> Side<'a> {
                     parked += !self.is_target[m.to as usize] as usize;
                     self.is_target[m.to as usize] || parked <= PARKING_CELLS
                 });
-            } else if let Some(own) = &plan {
+            } else if let Some(own) = plan.as_ref().filter(|_| !stalled) {
                 // Onto a target of the phase the plan is filling, or onto any cell off the
                 // goals, as FESS moves boxes: the plan's feature cells sort out the parking.
                 // With other plans, what any of them allows.
@@ -332,7 +339,7 @@ impl<'a> Side<'a> {
                     None => !is_goal[to as usize],
                 };
                 reached.retain(|m| allows(own, m.to) || others.iter().any(|o| allows(o, m.to)));
-            } else {
+            } else if plan.is_none() {
                 let mut parked = 0;
                 reached.retain(|m| match packing.room[m.to as usize] {
                     0 => {
@@ -468,6 +475,9 @@ impl<'a> Side<'a> {
                 let (f, r) = plan
                     .child_progress(&self.progress, c.slot, from, to)
                     .unwrap_or_else(|| plan.progress(self.cx.board.n, &self.pos.key[..nb], child_occ));
+                if f > self.best_filled.0 {
+                    self.best_filled = (f, self.stats.expanded);
+                }
                 // Whether the order walls a box off changes only with the targets filled.
                 stranded = if f != self.parent_plan.0 {
                     // The parent's matching, made once for all its children that need it.

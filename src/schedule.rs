@@ -98,8 +98,9 @@ pub const TABLE: [Phase; 13] = [
     // On levels with a global packing plan, feature cells by its progress: fill goals and
     // parking cells in the plan's order, across rooms, each child a whole box move onto a
     // target of the plan's current phase or onto any cell off the goals, as FESS moves
-    // boxes (onto any cell once the plan stalls). It runs second: the levels it solves the phases on every level mostly miss,
-    // and at a short limit (or on a slow machine) they would leave it no time.
+    // boxes (onto any cell once the plan stalls). It runs second: the levels it solves the
+    // phases on every level mostly miss, and at a short limit (or on a slow machine) they
+    // would leave it no time.
     plan_phase("plan by whole box moves", BY_PLAN_WHOLE, Some(WORK[1])),
     // The same, every other turn given to the most packed cell (FESS's packing search
     // alternates so): greedier, it solves other levels, and some the first one misses.

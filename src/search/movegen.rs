@@ -330,16 +330,19 @@ impl<'a> Side<'a> {
                     parked += !self.is_target[m.to as usize] as usize;
                     self.is_target[m.to as usize] || parked <= PARKING_CELLS
                 });
-            } else if let Some(own) = plan.as_ref().filter(|_| !stalled) {
+            } else if let Some(own) = &plan {
                 // Onto a target of the phase the plan is filling, or onto any cell off the
                 // goals, as FESS moves boxes: the plan's feature cells sort out the parking.
-                // With other plans, what any of them allows.
+                // With other plans, what any of them allows. Once the plan has stalled,
+                // onto any cell.
                 let allows = |(plan, phase): &(&Plan, std::ops::Range<usize>), to: Cell| match plan.target_at(to) {
                     Some(_) => plan.has_target_among(to, phase),
                     None => !is_goal[to as usize],
                 };
-                reached.retain(|m| allows(own, m.to) || others.iter().any(|o| allows(o, m.to)));
-            } else if plan.is_none() {
+                if !stalled {
+                    reached.retain(|m| allows(own, m.to) || others.iter().any(|o| allows(o, m.to)));
+                }
+            } else {
                 let mut parked = 0;
                 reached.retain(|m| match packing.room[m.to as usize] {
                     0 => {

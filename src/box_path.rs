@@ -47,6 +47,8 @@ pub struct BoxPath {
     names: Vec<[u32; 4]>,
     names_at: Vec<u32>,
     queue: Vec<u32>,
+    /// The target's side of `box_may_reach`.
+    back_queue: Vec<u32>,
     reach: Reach,
     /// The blocks of the layout without the moving box (`push_path`): which sides of the
     /// box the player can walk to, from the side he pushed it from.
@@ -69,6 +71,7 @@ impl BoxPath {
             names: vec![[0; 4]; cells],
             names_at: vec![0; cells],
             queue: Vec::new(),
+            back_queue: Vec::new(),
             reach: Reach::new(cells),
             blocks: Blocks::new(cells),
             layout: Blocks::new(cells),
@@ -362,6 +365,8 @@ impl BoxPath {
 
     /// Could the box on `from` get to `target` if the player could always get behind it?
     /// Most path searches fail, and this one, without the player, fails as often for less.
+    /// It floods from both ends, the smaller side first: a failure costs the smaller of
+    /// the box's region and the target's, and most failures are walled in at one end.
     fn box_may_reach(
         &mut self,
         board: &Board,
@@ -370,24 +375,54 @@ impl BoxPath {
         target: Cell,
         allowed: &impl Fn(Cell) -> bool,
     ) -> bool {
-        // One mark per cell here, in the slot of its first side.
+        if from == target {
+            return true;
+        }
+        let open = |c: Cell| c != NONE && !occupied[c as usize];
+        if !open(target) || !allowed(target) {
+            return false;
+        }
+        // Forward marks in each cell's slot of side 0, backward ones in that of side 1.
         let st = Self::next_stamp(&mut self.stamp, &mut self.seen);
-        self.queue.clear();
-        self.queue.push(from as u32);
+        let (fwd, bwd) = (&mut self.queue, &mut self.back_queue);
+        fwd.clear();
+        bwd.clear();
+        fwd.push(from as u32);
+        bwd.push(target as u32);
         self.seen[from as usize * 4] = st;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let x = self.queue[head] as Cell;
-            head += 1;
-            if x == target {
-                return true;
-            }
-            for d in 0..4 {
-                let (to, behind) = (board.step(x, d), board.step(x, d ^ 1));
-                let open = |c: Cell| c != NONE && !occupied[c as usize];
-                if open(to) && open(behind) && allowed(to) && self.seen[to as usize * 4] != st {
-                    self.seen[to as usize * 4] = st;
-                    self.queue.push(to as u32);
+        self.seen[target as usize * 4 + 1] = st;
+        let (mut fh, mut bh) = (0, 0);
+        while fh < fwd.len() && bh < bwd.len() {
+            if fwd.len() - fh <= bwd.len() - bh {
+                let x = fwd[fh] as Cell;
+                fh += 1;
+                for d in 0..4 {
+                    let (to, behind) = (board.step(x, d), board.step(x, d ^ 1));
+                    if open(to) && open(behind) && allowed(to) && self.seen[to as usize * 4] != st {
+                        if self.seen[to as usize * 4 + 1] == st {
+                            return true;
+                        }
+                        self.seen[to as usize * 4] = st;
+                        fwd.push(to as u32);
+                    }
+                }
+            } else {
+                // The box came onto `y` from `x`, the player behind it on `x`'s far side.
+                let y = bwd[bh] as Cell;
+                bh += 1;
+                for d in 0..4 {
+                    let x = board.step(y, d ^ 1);
+                    if x == NONE || self.seen[x as usize * 4 + 1] == st {
+                        continue;
+                    }
+                    let fits = x == from || open(x) && allowed(x);
+                    if fits && open(board.step(x, d ^ 1)) {
+                        if self.seen[x as usize * 4] == st {
+                            return true;
+                        }
+                        self.seen[x as usize * 4 + 1] = st;
+                        bwd.push(x as u32);
+                    }
                 }
             }
         }
@@ -637,6 +672,49 @@ mod tests {
             }
         });
         assert!(moves > 1000, "only {} moves compared", moves);
+    }
+
+    /// The search from both ends answers as a flood from the box alone does, with and
+    /// without cells kept off, for every box of random positions and every target.
+    #[test]
+    fn a_box_reaches_a_target_as_a_flood_from_the_box_finds() {
+        use crate::testing::{for_random_positions, Draw};
+        let (mut yes, mut asked) = (0, 0);
+        for_random_positions(0x0b1d_1ec7_10a1_5eed, 200, Draw::rooms(7, 6, 6, 0, b"...$$$@"), |p| {
+            let board = p.board;
+            let mut bp = BoxPath::new(board.n);
+            let mut occupied = vec![false; board.n];
+            p.boxes.iter().for_each(|&c| occupied[c as usize] = true);
+            for &from in &p.boxes {
+                occupied[from as usize] = false;
+                for kept in [|_: Cell| true, |c: Cell| c % 5 != 2] {
+                    for t in 0..board.n as Cell {
+                        // The flood from the box alone, as the search once was.
+                        let (mut seen, mut queue) = (vec![false; board.n], vec![from]);
+                        seen[from as usize] = true;
+                        let open = |c: Cell| c != NONE && !occupied[c as usize];
+                        let mut i = 0;
+                        while i < queue.len() {
+                            let x = queue[i];
+                            i += 1;
+                            for d in 0..4 {
+                                let (to, behind) = (board.step(x, d), board.step(x, d ^ 1));
+                                if open(to) && open(behind) && kept(to) && !seen[to as usize] {
+                                    seen[to as usize] = true;
+                                    queue.push(to);
+                                }
+                            }
+                        }
+                        let want = seen[t as usize];
+                        yes += want as usize;
+                        asked += 1;
+                        assert_eq!(bp.box_may_reach(board, &occupied, from, t, &kept), want, "{} to {}", p.text, t);
+                    }
+                }
+                occupied[from as usize] = true;
+            }
+        });
+        assert!(yes > 1000 && yes * 2 < asked, "{yes} of {asked}");
     }
 
     /// The paths found in a layout shared by its boxes are `push_path`'s, step for step:

@@ -107,6 +107,7 @@ impl Matching {
     /// `self` (of `parent`'s size) is scratch for the repair and holds no matching
     /// afterwards. The costs are read from `parent` and `costs`: copying the matrix for
     /// every child was a few percent of the search.
+    #[cfg(not(judge))]
     pub fn changed_row_cost(&mut self, parent: &Matching, row: usize, costs: &[i32]) -> i32 {
         match parent.kept_column_cost(row, costs) {
             Some(cost) => cost,

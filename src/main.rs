@@ -108,6 +108,9 @@ OPTIONS:
                                the map of the forward position with the most
                                boxes on goals and the portfolio's phases (the
                                last one solved it)
+        --progress             print a line on standard error as each search
+                               starts (each phase, and with --optimal each rise
+                               of the bound it has proven), with the time so far
         --search MODE          bidir (default), forward or backward
         --priority ORDER       one order for every phase: greedy (h), astar
                                (g + h), features (nodes in cells by boxes
@@ -262,6 +265,7 @@ fn people_option(cli: &mut Cli, a: &str, value: &mut dyn FnMut() -> Result<Strin
     match a {
         "--lurd" => cli.lurd = true,
         "--stats" => cli.stats = true,
+        "--progress" => cli.options.progress = true,
         "--search" => {
             let v = value()?;
             cli.options.mode = match v.as_str() {

@@ -294,7 +294,9 @@ pub fn solve(level: &Level, metric: Metric, costs: &[u64], first: Option<&Option
         Metric::Pushes => (1.0, budget.memory_bytes / 8 * 7),
         _ => (GUIDE_SHARE, budget.memory_bytes / 4),
     };
+    let progress = first.is_some_and(|o| o.progress);
     let mut pushes = Search::new(&board, &pushes_model, memory, upper, None);
+    pushes.progress = progress;
     if metric == Metric::Pushes {
         pushes.complete_layer();
     }
@@ -361,6 +363,7 @@ pub fn solve(level: &Level, metric: Metric, costs: &[u64], first: Option<&Option
         let upper = incumbent.as_ref().map_or(u64::MAX, |m| tally(level, costs, m).packed(metric));
         let memory = budget.memory_bytes.saturating_sub(guide.bytes());
         let mut search = Search::new(&board, &model, memory, upper, Some(&guide));
+        search.progress = progress;
         end = search.run(&budget.share(1.0, used));
         report.stages.push(("the metric asked, player cells", search.stats.clone()));
         if search.stats.lower != u64::MAX {

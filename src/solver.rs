@@ -29,6 +29,10 @@ pub struct Options {
     /// Stretches of the solution are solved again, shorter where they can be (`shorten`).
     #[cfg(not(judge))]
     pub shorten: bool,
+    /// A line on standard error as each phase starts (`--progress`): a long run is not
+    /// silent until its end.
+    #[cfg(not(judge))]
+    pub progress: bool,
     /// Give up after this much work (`schedule::expansion_cost`'s reference expansions),
     /// shared by the phases as the time is (`--work`): a stand-in for a time limit that no
     /// machine's speed changes.
@@ -46,6 +50,8 @@ impl Default for Options {
             work_divisor: 1,
             #[cfg(not(judge))]
             shorten: true,
+            #[cfg(not(judge))]
+            progress: false,
             work: None,
         }
     }
@@ -276,6 +282,9 @@ fn portfolio(
     let mut most_packed: Vec<search::Waypoint> = Vec::new();
     let mut second: Option<Side> = None;
     let mut closest: Option<(Vec<Cell>, Cell)> = None;
+    let on_goals = |boxes: &[Cell]| boxes.iter().filter(|&&b| board.is_goal[b as usize]).count();
+    #[cfg(not(judge))]
+    let count = phases.len();
     for (number, mut p) in (1..).zip(phases) {
         if let Some(only) = options.only_phase {
             if number != only {
@@ -311,12 +320,13 @@ fn portfolio(
             let memory = budget.memory_bytes;
             second = Some(search::second_backward_side(cx, bwd_ranking, switches, memory));
         }
+        #[cfg(not(judge))]
+        announce(options, budget, (number, count, p.name), closest.as_ref().map(|c| (on_goals(&c.0), c.0.len())));
         let (mode, lessons) = (options.mode, &mut lessons);
         let from = if p.from_most_packed { &most_packed[..] } else { &[] };
         let sides = search::Backward { shared: bwd, second: second.as_mut() };
         let run = search::run(cx, mode, fwd_ranking, sides, lessons, switches, &phase_budget, from);
         most_packed = run.most_packed;
-        let on_goals = |boxes: &[Cell]| boxes.iter().filter(|&&b| board.is_goal[b as usize]).count();
         if let Some(w) =
             most_packed.first().filter(|w| closest.as_ref().map_or(true, |c| on_goals(&w.boxes) > on_goals(&c.0)))
         {
@@ -335,6 +345,18 @@ fn portfolio(
     retire(&mut backward, report);
     retire_side(second, report);
     (outcome, closest)
+}
+
+/// `--progress`: the phase about to start (its number, of how many, and name) and the
+/// time so far, then the most boxes on goals so far (of how many) once a phase stored some.
+#[cfg(not(judge))]
+fn announce(options: &Options, budget: &Budget, phase: (usize, usize, &str), so_far: Option<(usize, usize)>) {
+    if options.progress {
+        let (number, count, name) = phase;
+        let so_far =
+            so_far.map_or(String::new(), |(on, of)| format!(" (the most boxes on goals so far: {on} of {of})"));
+        eprintln!("sokoban: {:.2} s: phase {number} of {count}, {name}{so_far}", budget.elapsed());
+    }
 }
 
 /// Drop a shared backward side, keeping its figures (its expansions are counted already).

@@ -532,6 +532,70 @@ fn stats_name_the_phases_run_in_order_of_time() {
     assert!((0.45..0.6).contains(&phases[1].2), "{}", o.describe());
 }
 
+/// A `--progress` line: phase number, of how many, name, seconds so far, and the most
+/// boxes on goals so far, of how many, when given.
+type ProgressLine = (usize, usize, String, f64, Option<(usize, usize)>);
+
+fn progress_in(o: &Outcome) -> Vec<ProgressLine> {
+    o.stderr
+        .lines()
+        .filter(|l| l.contains(": phase "))
+        .map(|l| {
+            let rest = l.strip_prefix("sokoban: ").unwrap_or_else(|| panic!("no 'sokoban: ' prefix: {l}"));
+            let (time, rest) = rest.split_once(" s: phase ").unwrap_or_else(|| panic!("'T s: phase': {l}"));
+            let (number, rest) = rest.split_once(" of ").unwrap_or_else(|| panic!("'N of M': {l}"));
+            let (count, rest) = rest.split_once(", ").unwrap_or_else(|| panic!("'M, name': {l}"));
+            let (name, so_far) = match rest.split_once(" (the most boxes on goals so far: ") {
+                Some((name, tail)) => {
+                    let (a, b) = tail.trim_end_matches(')').split_once(" of ").expect("'a of b'");
+                    (name, Some((a.parse().unwrap(), b.parse().unwrap())))
+                }
+                None => (rest, None),
+            };
+            (number.parse().unwrap(), count.parse().unwrap(), name.to_string(), time.parse().unwrap(), so_far)
+        })
+        .collect()
+}
+
+#[test]
+fn progress_names_each_phase_as_it_starts() {
+    let _g = shared();
+    // Solved at once: one line, for the first phase, and the answer is undisturbed.
+    let map = "#######\n#@ $ .#\n##   ##\n#######\n";
+    let o = run_str(&["--progress"], map, QUICK);
+    verify(map, &o, false).unwrap_or_else(|e| panic!("--progress: {e}"));
+    let lines = progress_in(&o);
+    assert_eq!(lines.len(), 1, "{}", o.describe());
+    assert_eq!((lines[0].0, lines[0].2.as_str(), lines[0].4), (1, "box moves", None), "{}", o.describe());
+    // Unsolved in half a second: a line as each phase that runs starts, the same phases
+    // in the same order as `--stats` names when they end, each started before it ended;
+    // after the first, the most boxes on goals so far, of the map's boxes (as `--stats`
+    // counts them).
+    let map = read_map(&repo().join("samples/massasquatch50/massasquatch018.txt"));
+    let o = run_str(&["--progress", "--stats", "--time-limit", "0.5"], &map, QUICK);
+    let (lines, phases) = (progress_in(&o), phases_in(&o));
+    let started: Vec<(usize, &str)> = lines.iter().map(|l| (l.0, l.2.as_str())).collect();
+    let ended: Vec<(usize, &str)> = phases.iter().map(|p| (p.0, p.1.as_str())).collect();
+    assert_eq!(started, ended, "{}", o.describe());
+    assert!(lines.len() >= 2, "{}", o.describe());
+    for (line, phase) in lines.iter().zip(&phases) {
+        assert!(line.0 <= line.1 && line.3 <= phase.2, "{}", o.describe());
+    }
+    assert_eq!(lines.last().map(|l| l.0), lines.last().map(|l| l.1), "the last phase is the last: {}", o.describe());
+    assert!(lines.windows(2).all(|w| w[0].3 <= w[1].3 && w[0].1 == w[1].1), "{}", o.describe());
+    let boxes: usize = o
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("cells ").and_then(|l| l.split_whitespace().nth(2)))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no 'cells C  boxes B' line: {}", o.describe()));
+    assert!(lines[0].4.is_none(), "{}", o.describe());
+    for l in &lines[1..] {
+        let (a, b) = l.4.unwrap_or_else(|| panic!("no count after the first phase: {}", o.describe()));
+        assert!(a <= b && b == boxes, "{}", o.describe());
+    }
+}
+
 #[test]
 fn one_phase_alone_runs_with_the_whole_budget_under_its_own_number() {
     let _g = shared();

@@ -225,3 +225,26 @@ fn help_documents_the_options_and_exit_4() {
     }
     assert!(r.stdout.lines().any(|l| l.trim_start().starts_with("4  --optimal")), "--help lacks exit code 4");
 }
+
+/// `--progress` with `--optimal`: the bounds proven on the way, each at most the optimum
+/// of its metric (3 pushes, 10 moves on `SPLIT`), and the answer undisturbed.
+#[test]
+fn progress_shows_the_bounds_proven_on_the_way() {
+    let r = run(&["--optimal", "moves", "--progress"], SPLIT);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!((replayed(SPLIT, &r).moves, replayed(SPLIT, &r).pushes), (10, 5), "{}", r.stderr);
+    let bounds: Vec<(u64, &str)> = r
+        .stderr
+        .lines()
+        .filter_map(|l| l.split_once(" s: at least ").map(|(_, rest)| rest))
+        .map(|rest| {
+            let mut words = rest.split_whitespace();
+            (words.next().unwrap().parse().unwrap(), words.next().unwrap())
+        })
+        .collect();
+    assert!(bounds.iter().any(|&(_, unit)| unit == "moves"), "no bound on the moves: {}", r.stderr);
+    for (n, unit) in bounds {
+        let most = if unit == "pushes" { 3 } else { 10 };
+        assert!(n <= most, "at least {n} {unit}, above the optimum: {}", r.stderr);
+    }
+}

@@ -289,6 +289,11 @@ pub struct Search<'a> {
     /// to twice the expansions, so there only once a quarter of the table is used: on
     /// the levels where memory runs out before time.
     partial: bool,
+    /// `--progress`: a line on standard error when the proven bound rises, a second at
+    /// least after the last line (`printed`, the time of that line), so a long proof
+    /// shows it is moving without flooding the terminal.
+    pub progress: bool,
+    printed: Option<f64>,
     entry_f: u64,
     next_f: u64,
     occupied: Vec<bool>,
@@ -360,6 +365,8 @@ impl<'a> Search<'a> {
             layer: false,
             goals: Vec::new(),
             partial: model.area,
+            progress: false,
+            printed: None,
             entry_f: 0,
             next_f: u64::MAX,
             occupied: vec![false; n],
@@ -467,6 +474,15 @@ impl<'a> Search<'a> {
                 }
                 if !self.worth(e.f) {
                     return self.ended();
+                }
+            }
+            if self.progress && unpack(e.f).0 > unpack(self.stats.lower).0 {
+                let now = budget.elapsed();
+                if self.printed.map_or(true, |t| now >= t + 1.0) {
+                    self.printed = Some(now);
+                    let at_least = super::describe_metric(self.model.metric, unpack(e.f).0);
+                    let expanded = crate::count(self.stats.expanded as usize, "position", "positions");
+                    eprintln!("sokoban: {:.2} s: at least {} ({} expanded)", now, at_least, expanded);
                 }
             }
             self.stats.lower = self.stats.lower.max(e.f);

@@ -29,8 +29,8 @@ pub struct Options {
     /// Stretches of the solution are solved again, shorter where they can be (`shorten`).
     #[cfg(not(judge))]
     pub shorten: bool,
-    /// A line on standard error as each phase starts (`--progress`): a long run is not
-    /// silent until its end.
+    /// A line on standard error as each phase starts, and as `--optimal`'s proven bound
+    /// rises (`--progress`): a long run is not silent until its end.
     #[cfg(not(judge))]
     pub progress: bool,
     /// Give up after this much work (`schedule::expansion_cost`'s reference expansions),
